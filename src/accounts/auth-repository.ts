@@ -1,0 +1,69 @@
+// The single query that authenticates a request: key, minter and organization in one round trip.
+import { sql } from 'kysely';
+import type { Database } from '../db/database.js';
+
+export interface KeyPrincipal {
+  key_id: string;
+  key_prefix: string;
+  key_org_id: string;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  user_id: string;
+  user_email: string;
+  user_status: string;
+  user_org_id: string;
+  capabilities: string[];
+  account_status: string;
+  subscription_status: string;
+  api_access_enabled: boolean;
+}
+
+export function authRepository(db: Database) {
+  return {
+    /** Finds a usable key by its hash; revoked and rotated keys are not usable and are not found. */
+    async findPrincipal(keyHash: Buffer): Promise<KeyPrincipal | undefined> {
+      return db
+        .selectFrom('api_keys as k')
+        .innerJoin('users as u', 'u.id', 'k.user_id')
+        .innerJoin('organizations as o', 'o.id', 'k.org_id')
+        .select([
+          'k.id as key_id',
+          'k.prefix as key_prefix',
+          'k.org_id as key_org_id',
+          'k.expires_at',
+          'k.last_used_at',
+          'u.id as user_id',
+          'u.email as user_email',
+          'u.status as user_status',
+          'u.org_id as user_org_id',
+          'u.capabilities',
+          'o.account_status',
+          'o.subscription_status',
+          'o.api_access_enabled',
+        ])
+        .where('k.key_hash', '=', keyHash)
+        .where('k.revoked_at', 'is', null)
+        .where('k.rotated_at', 'is', null)
+        .executeTakeFirst();
+    },
+
+    /** Records use at most once a minute per key, so that authentication stays a read. */
+    async touch(keyId: string, now: Date): Promise<void> {
+      await db
+        .updateTable('api_keys')
+        .set({ last_used_at: now })
+        .where('id', '=', keyId)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`${now}::timestamptz - interval '1 minute'`)]))
+        .execute();
+    },
+
+    async recordAlert(alert: { kind: string; org_id: string | null; api_key_id: string | null; details: Record<string, unknown> }) {
+      await db
+        .insertInto('security_alerts')
+        .values({ kind: alert.kind, org_id: alert.org_id, api_key_id: alert.api_key_id, details: JSON.stringify(alert.details) })
+        .execute();
+    },
+  };
+}
+
+export type AuthRepository = ReturnType<typeof authRepository>;

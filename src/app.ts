@@ -1,0 +1,161 @@
+// Builds the Fastify application from a Config and optional dependency overrides. Never listens.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authRepository } from './accounts/auth-repository.js';
+import { adminRoutes } from './admin/routes.js';
+import { type Clock, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { type DatabaseHandle, openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { fsObjectStore } from './files/fs-store.js';
+import type { ObjectStore } from './files/object-store.js';
+import { apiKeyAuthHook } from './http/auth.js';
+import { installErrorHandler, installJsonParser } from './http/error-handler.js';
+import { type RateLimitStore, memoryRateLimitStore, redisRateLimitStore } from './http/rate-limit.js';
+import { installRouteFallbacks, requestIdFrom } from './http/routing.js';
+import { BusinessError, PlainError, ValidationError } from './http/schemas.js';
+import { validatorCompiler } from './http/validation.js';
+import { createJobs } from './jobs/scheduler.js';
+import { createMetrics } from './observability/metrics.js';
+import { systemRoutes } from './observability/routes.js';
+import { publicRoutes } from './public-routes.js';
+import { vocabularyRepository } from './vocabularies/repository.js';
+
+export interface AppOverrides {
+  /** An open database; the app then neither migrates nor closes it. */
+  database?: DatabaseHandle;
+  clock?: Clock;
+  limiter?: RateLimitStore;
+  store?: ObjectStore;
+  /** false silences logs (tests); an object is passed to pino. */
+  logger?: boolean | Record<string, unknown>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+    jobs: ReturnType<typeof createJobs>;
+  }
+}
+
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const ownsDatabase = !overrides.database;
+  const database =
+    overrides.database ??
+    (await openDatabase({ url: config.databaseUrl, pgliteDataDir: join(config.dataDir, 'pglite'), poolSize: config.dbPoolSize }));
+  if (ownsDatabase) await migrateToLatest(database.db);
+
+  const vocabularies = vocabularyRepository(database.db);
+  await vocabularies.seedIfEmpty();
+
+  const metrics = createMetrics({ defaultMetrics: overrides.logger !== false });
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    clock: overrides.clock ?? systemClock,
+    metrics,
+    limiter: overrides.limiter ?? (config.redisUrl ? redisRateLimitStore(config.redisUrl) : memoryRateLimitStore()),
+    store: overrides.store ?? (await createObjectStore(config)),
+    vocabularies,
+  };
+
+  const app = Fastify({
+    logger:
+      overrides.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: { paths: ['req.headers.authorization', 'req.headers["x-admin-token"]', 'headers.authorization'], censor: '[redacted]' },
+            ...(typeof overrides.logger === 'object' ? overrides.logger : {}),
+          },
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id'], randomUUID),
+    bodyLimit: config.maxJsonBytes,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('ctx', ctx);
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(BusinessError);
+  app.addSchema(ValidationError);
+  app.addSchema(PlainError);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requests.inc({ method: request.method, route, status_code: reply.statusCode });
+    metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  installRouteFallbacks(app);
+  installErrorHandler(app, config.maxJsonBytes);
+  installJsonParser(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Aviation marketplace partner API',
+        version: '1.0.0',
+        description: 'Teardowns (part-outs) and sales / lease / exchange listings for partner ERPs and scripts.',
+      },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'Bearer svc_live_<API_KEY>' },
+          organization: { type: 'apiKey', in: 'header', name: 'X-Organization-Id' },
+        },
+      },
+      security: [{ apiKey: [], organization: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/public/v1/openapi.json' } as never, staticCSP: true });
+
+  await app.register(systemRoutes);
+  if (config.adminToken) await app.register(adminRoutes, { prefix: '/admin/v1', token: config.adminToken });
+
+  const authenticate = apiKeyAuthHook({
+    repo: authRepository(ctx.db),
+    limiter: ctx.limiter,
+    clock: ctx.clock,
+    metrics,
+    ratePerMinute: config.rateLimitPerMinute,
+    authFailuresPerMinute: config.authFailureLimitPerMinute,
+  });
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', authenticate);
+      await scope.register(publicRoutes);
+    },
+    { prefix: '/public/v1' },
+  );
+
+  app.decorate('jobs', createJobs(ctx, app.log));
+  app.addHook('onReady', async () => {
+    if (config.jobsIntervalSeconds > 0) app.jobs.start(config.jobsIntervalSeconds * 1000);
+  });
+  app.addHook('onClose', async () => {
+    app.jobs.stop();
+    await ctx.limiter.close();
+    await ctx.store.close();
+    if (ownsDatabase) await database.close();
+  });
+  return app;
+}
+
+async function createObjectStore(config: Config): Promise<ObjectStore> {
+  if (config.storage.s3) {
+    const { s3ObjectStore } = await import('./files/s3-store.js');
+    return s3ObjectStore(config.storage.s3, config.storage.mediaBucket);
+  }
+  return fsObjectStore(join(config.dataDir, 'storage'), config.storage.mediaBucket);
+}

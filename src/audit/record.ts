@@ -1,0 +1,62 @@
+// Audit rows are written with the mutation they describe, inside its transaction: both commit or neither.
+import type { FastifyRequest } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+export interface AuditEvent {
+  orgId: string | null;
+  action: string;
+  entityType: 'teardown' | 'listing' | 'organization' | 'user' | 'api_key' | 'vocabulary';
+  entityId: string | null;
+  previousState?: unknown;
+  newState?: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+/** Who acted: API calls carry the key and its minter; operators and jobs say so. */
+export type Actor =
+  | { kind: 'api'; keyId: string; keyPrefix: string; email: string; userId: string; requestId: string }
+  | { kind: 'admin'; requestId?: string }
+  | { kind: 'job'; job: string };
+
+export function actorMetadata(actor: Actor): Record<string, unknown> {
+  switch (actor.kind) {
+    case 'api':
+      return {
+        via_api: true,
+        api_key_id: actor.keyId,
+        api_key_prefix: actor.keyPrefix,
+        actor_email: actor.email,
+        actor_user_id: actor.userId,
+        request_id: actor.requestId,
+      };
+    case 'admin':
+      return { via_api: false, via_admin: true, ...(actor.requestId ? { request_id: actor.requestId } : {}) };
+    case 'job':
+      return { via_api: false, job: actor.job };
+  }
+}
+
+/** The API actor of an authenticated request. */
+export function apiActor(request: FastifyRequest): Actor & { kind: 'api' } {
+  const auth = request.auth;
+  if (!auth) throw new Error('apiActor called on an unauthenticated request');
+  return { kind: 'api', keyId: auth.keyId, keyPrefix: auth.keyPrefix, email: auth.email, userId: auth.userId, requestId: request.id };
+}
+
+const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+
+export async function recordAudit(tx: Kysely<DB> | Transaction<DB>, actor: Actor, event: AuditEvent): Promise<void> {
+  await tx
+    .insertInto('audit_events')
+    .values({
+      org_id: event.orgId,
+      action: event.action,
+      entity_type: event.entityType,
+      entity_id: event.entityId,
+      previous_state: json(event.previousState) as string,
+      new_state: json(event.newState) as string,
+      metadata: JSON.stringify({ ...actorMetadata(actor), ...event.metadata }),
+    })
+    .execute();
+}

@@ -1,0 +1,133 @@
+// The only module that reads process.env: one schema, parsed once at boot, passed down as a value.
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const MB = 1024 * 1024;
+
+const Int = (def: number, min = 0) => Type.Integer({ default: def, minimum: min });
+const Bool = (def: boolean) => Type.Boolean({ default: def });
+const Text = (def: string) => Type.String({ default: def, minLength: 1 });
+const Optional = (schema = Type.String({ minLength: 1 })) => Type.Optional(schema);
+
+const EnvSchema = Type.Object({
+  PORT: Int(8080, 0),
+  HOST: Text('127.0.0.1'),
+  DATA_DIR: Text('./data'),
+  DATABASE_URL: Optional(),
+  DB_POOL_SIZE: Int(10, 1),
+  REDIS_URL: Optional(),
+  ADMIN_TOKEN: Optional(Type.String({ minLength: 16 })),
+  S3_BUCKET: Optional(),
+  S3_ENDPOINT: Optional(),
+  S3_REGION: Text('us-east-1'),
+  S3_ACCESS_KEY_ID: Optional(),
+  S3_SECRET_ACCESS_KEY: Optional(),
+  S3_FORCE_PATH_STYLE: Bool(false),
+  STORAGE_URL: Optional(),
+  MEDIA_BUCKET: Type.String({ default: 'media', pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' }),
+  RATE_LIMIT_PER_MINUTE: Int(600, 1),
+  AUTH_FAILURE_LIMIT_PER_MINUTE: Int(60, 1),
+  JOBS_INTERVAL_SECONDS: Int(60, 0),
+  TEARDOWN_TTL_DAYS: Int(90, 1),
+  MAX_UPLOAD_BYTES: Int(50 * MB, 1),
+  MAX_JSON_BYTES: Int(10 * MB, 1),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  TRUST_PROXY: Bool(false),
+  DEMO_ON_FIRST_START: Bool(true),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  dbPoolSize: number;
+  redisUrl?: string;
+  adminToken?: string;
+  storage: {
+    /** Public base of stored-file URLs, without a trailing slash. */
+    publicUrl: string;
+    mediaBucket: string;
+    s3?: {
+      bucket: string;
+      endpoint?: string;
+      region: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      forcePathStyle: boolean;
+    };
+  };
+  rateLimitPerMinute: number;
+  authFailureLimitPerMinute: number;
+  jobsIntervalSeconds: number;
+  teardownTtlDays: number;
+  maxUploadBytes: number;
+  maxJsonBytes: number;
+  logLevel: string;
+  trustProxy: boolean;
+  demoOnFirstStart: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses an environment (process.env by default) into a Config, or throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
+  const errors = [...Value.Errors(EnvSchema, converted)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.path.slice(1) || '(root)'}: ${e.message} (got ${JSON.stringify(env[e.path.slice(1)])})`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = converted as Env;
+  if (e.S3_BUCKET && !e.STORAGE_URL && !e.S3_ENDPOINT) {
+    // Without an endpoint the public base defaults to AWS's virtual-hosted address below.
+  }
+  const publicHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  const defaultPublicUrl = e.S3_BUCKET
+    ? e.S3_ENDPOINT
+      ? `${e.S3_ENDPOINT.replace(/\/$/, '')}/${e.S3_BUCKET}`
+      : `https://${e.S3_BUCKET}.s3.${e.S3_REGION}.amazonaws.com`
+    : `http://${publicHost}:${e.PORT}/storage`;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    dbPoolSize: e.DB_POOL_SIZE,
+    redisUrl: e.REDIS_URL,
+    adminToken: e.ADMIN_TOKEN,
+    storage: {
+      publicUrl: (e.STORAGE_URL ?? defaultPublicUrl).replace(/\/+$/, ''),
+      mediaBucket: e.MEDIA_BUCKET,
+      s3: e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : undefined,
+    },
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    authFailureLimitPerMinute: e.AUTH_FAILURE_LIMIT_PER_MINUTE,
+    jobsIntervalSeconds: e.JOBS_INTERVAL_SECONDS,
+    teardownTtlDays: e.TEARDOWN_TTL_DAYS,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    maxJsonBytes: e.MAX_JSON_BYTES,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    demoOnFirstStart: e.DEMO_ON_FIRST_START,
+  };
+}

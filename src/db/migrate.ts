@@ -1,0 +1,24 @@
+// Applies pending migrations. Kysely's Postgres adapter takes a transaction-scoped advisory lock
+// around the run, so several instances starting at once apply each migration exactly once.
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Database } from './database.js';
+import * as m0001 from './migrations/0001_init.js';
+
+// Static imports rather than a folder scan: the compiled build and tsx see the same list.
+const migrations: Record<string, Migration> = {
+  '0001_init': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Database): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`Migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

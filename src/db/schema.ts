@@ -1,0 +1,155 @@
+// Row types of every table, as Kysely sees them. Column names are the database's (snake_case).
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Json = ColumnType<unknown, string | undefined, string>;
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  account_status: Generated<string>;
+  subscription_status: Generated<string>;
+  api_access_enabled: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  org_id: string;
+  email: string;
+  capabilities: Generated<string[]>;
+  status: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  org_id: string;
+  user_id: string;
+  name: string | null;
+  key_hash: Buffer;
+  prefix: string;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  revoked_reason: string | null;
+  rotated_at: Date | null;
+  replaced_by: string | null;
+  last_used_at: Date | null;
+  created_at: CreatedAt;
+}
+
+export interface VocabularyTermsTable {
+  id: Generated<string>;
+  kind: string;
+  name: string;
+  manufacturer: string;
+  category: string | null;
+  is_active: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface TeardownsTable {
+  id: Generated<string>;
+  org_id: string;
+  created_by: string;
+  asset_type: string;
+  aircraft_type_id: string | null;
+  engine_model_id: string | null;
+  apu_model_id: string | null;
+  landing_gear_type_id: string | null;
+  tail_number: string | null;
+  msn: string | null;
+  traceability: string | null;
+  incident_related: string | null;
+  start_date: string;
+  end_date: string | null;
+  status: string;
+  description: string | null;
+  location: string;
+  country: string;
+  audience: string[] | null;
+  audience_set_at: Date | null;
+  documents: string[] | null;
+  images: string[] | null;
+  harvest_list: string | null;
+  occm: string | null;
+  aircraft_details_doc: string | null;
+  non_incident_statement: string | null;
+  published_at: Timestamp;
+  expires_at: Timestamp;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: Timestamp;
+}
+
+export interface ListingsTable {
+  id: Generated<string>;
+  org_id: string;
+  created_by: string;
+  listing_type: string;
+  aircraft_type_id: string | null;
+  engine_model_id: string | null;
+  apu_model_id: string | null;
+  landing_gear_type_id: string | null;
+  title: string;
+  description: string | null;
+  msn: string | null;
+  condition: string | null;
+  price_usd: number | null;
+  country: string | null;
+  manufacturer: string | null;
+  part_number: string | null;
+  cycles_remaining: number | null;
+  status: string;
+  audience: string[] | null;
+  audience_set_at: Date | null;
+  documents: string[] | null;
+  images: string[] | null;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: Timestamp;
+}
+
+export interface AuditEventsTable {
+  id: Generated<string>;
+  org_id: string | null;
+  action: string;
+  entity_type: string;
+  entity_id: string | null;
+  previous_state: Json;
+  new_state: Json;
+  metadata: Json;
+  created_at: CreatedAt;
+}
+
+export interface SecurityAlertsTable {
+  id: Generated<string>;
+  kind: string;
+  org_id: string | null;
+  api_key_id: string | null;
+  details: Json;
+  created_at: CreatedAt;
+}
+
+export interface DB {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  vocabulary_terms: VocabularyTermsTable;
+  teardowns: TeardownsTable;
+  listings: ListingsTable;
+  audit_events: AuditEventsTable;
+  security_alerts: SecurityAlertsTable;
+}
+
+export type Organization = Selectable<OrganizationsTable>;
+export type User = Selectable<UsersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type VocabularyTerm = Selectable<VocabularyTermsTable>;
+export type TeardownRow = Selectable<TeardownsTable>;
+export type NewTeardown = Insertable<TeardownsTable>;
+export type TeardownUpdate = Updateable<TeardownsTable>;
+export type ListingRow = Selectable<ListingsTable>;
+export type NewListing = Insertable<ListingsTable>;
+export type ListingUpdate = Updateable<ListingsTable>;

@@ -1,0 +1,47 @@
+// Which stored objects a record owns, and their best-effort removal after a record changes.
+// The guard: an object is deleted only when its URL lies under the record's own prefix
+// `<media_bucket>/<owner_kind>/<record_id>/`, whatever URLs a PATCH wrote (decisions.md section 4).
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context.js';
+
+export type OwnerKind = 'teardowns' | 'listings';
+
+/** The object key (relative to the media root) of `url` when `record` owns it, else undefined. */
+export function ownedObjectKey(ctx: Pick<AppContext, 'config'>, ownerKind: OwnerKind, recordId: string, url: string): string | undefined {
+  const { publicUrl, mediaBucket } = ctx.config.storage;
+  const base = `${publicUrl}/${mediaBucket}/`;
+  if (!url.startsWith(base)) return undefined;
+  let key: string;
+  try {
+    key = decodeURIComponent(url.slice(base.length));
+  } catch {
+    return undefined;
+  }
+  const prefix = `${ownerKind}/${recordId}/`;
+  // No traversal, no control characters, and nothing but <folder>/<name> after the record's prefix.
+  if (!key.startsWith(prefix) || key.includes('..') || /[\0-\x1f]/.test(key)) return undefined;
+  const rest = key.slice(prefix.length).split('/');
+  return rest.length === 2 && rest.every((part) => part.length > 0) ? key : undefined;
+}
+
+/** Deletes every owned object among `urls`; failures are logged and never thrown. */
+export async function removeOwnedFiles(
+  ctx: Pick<AppContext, 'config' | 'store'>,
+  ownerKind: OwnerKind,
+  recordId: string,
+  urls: Iterable<string | null | undefined>,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const keys = new Set<string>();
+  for (const url of urls) {
+    if (!url) continue;
+    const key = ownedObjectKey(ctx, ownerKind, recordId, url);
+    if (key) keys.add(key);
+    else log.info({ ownerKind, recordId, url }, 'file not under the record prefix: left in storage');
+  }
+  await Promise.all(
+    [...keys].map((key) =>
+      ctx.store.delete(key).catch((err) => log.warn({ err, ownerKind, recordId, key }, 'could not delete stored file (best effort)')),
+    ),
+  );
+}

@@ -1,0 +1,157 @@
+// The API-key check chain of decisions.md section 1, steps 2 to 12, as one onRequest hook.
+// It runs before the body is read, so a refused request costs no parsing.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthRepository } from '../accounts/auth-repository.js';
+import { hashApiKey, parseBearer } from '../accounts/keys.js';
+import type { Clock } from '../clock.js';
+import type { Metrics } from '../observability/metrics.js';
+import {
+  type ApiError,
+  apiAccessDisabled,
+  apiKeyCreatorRevoked,
+  apiKeyExpired,
+  insufficientCapability,
+  invalidApiKey,
+  invalidOrganizationHeader,
+  missingOrMalformedAuthorization,
+  orgChurned,
+  orgInactive,
+  organizationMismatch,
+  subscriptionRequired,
+  tooManyRequests,
+} from './errors.js';
+import type { RateLimitStore } from './rate-limit.js';
+
+export type Capability = 'seller' | 'admin';
+
+export interface RequestAuth {
+  keyId: string;
+  keyPrefix: string;
+  orgId: string;
+  userId: string;
+  email: string;
+  capabilities: string[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: RequestAuth;
+  }
+  interface FastifyContextConfig {
+    /** Capability the key's minter needs for this route (step 12). */
+    capability?: Capability;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const WINDOW_MS = 60_000;
+const GOOD_SUBSCRIPTIONS = new Set(['active', 'trialing']);
+
+export interface AuthDeps {
+  repo: AuthRepository;
+  limiter: RateLimitStore;
+  clock: Clock;
+  metrics: Metrics;
+  ratePerMinute: number;
+  authFailuresPerMinute: number;
+}
+
+export function apiKeyAuthHook(deps: AuthDeps) {
+  const { repo, limiter, clock, metrics } = deps;
+
+  // A limiter outage must not take the API down with it: the request passes, and the log says why.
+  async function count(request: FastifyRequest, key: string) {
+    try {
+      return await limiter.hit(key, WINDOW_MS);
+    } catch (err) {
+      request.log.warn({ err }, 'rate limiter unavailable; request not counted');
+      return undefined;
+    }
+  }
+
+  /** Steps 2-4 failures also spend the caller IP's small budget, so keys cannot be probed at speed. */
+  async function unauthenticated(request: FastifyRequest, error: ApiError): Promise<never> {
+    const window = await count(request, `authfail:${request.ip}`);
+    if (window && window.count > deps.authFailuresPerMinute) {
+      metrics.authFailures.inc({ code: 'too_many_requests' });
+      throw tooManyRequests(Math.max(1, Math.ceil(window.resetMs / 1000)));
+    }
+    return refuse(error);
+  }
+
+  function refuse(error: ApiError): never {
+    metrics.authFailures.inc({ code: error.errorCode ?? 'unknown' });
+    throw error;
+  }
+
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const token = parseBearer(request.headers.authorization);
+    if (!token) return unauthenticated(request, missingOrMalformedAuthorization());
+
+    const orgHeader = request.headers['x-organization-id'];
+    if (typeof orgHeader !== 'string' || !UUID.test(orgHeader.trim())) {
+      return unauthenticated(request, invalidOrganizationHeader());
+    }
+    const claimedOrg = orgHeader.trim().toLowerCase();
+
+    const principal = await repo.findPrincipal(hashApiKey(token));
+    if (!principal) return unauthenticated(request, invalidApiKey());
+
+    // Step 5: every request presenting a known key counts, whatever the later steps decide.
+    const window = await count(request, `key:${principal.key_id}`);
+    if (window) {
+      const resetSeconds = Math.max(1, Math.ceil(window.resetMs / 1000));
+      reply.header('ratelimit-limit', deps.ratePerMinute);
+      reply.header('ratelimit-remaining', Math.max(0, deps.ratePerMinute - window.count));
+      reply.header('ratelimit-reset', resetSeconds);
+      if (window.count > deps.ratePerMinute) refuse(tooManyRequests(resetSeconds));
+    }
+
+    const now = clock.now();
+    if (principal.expires_at && principal.expires_at.getTime() <= now.getTime()) refuse(apiKeyExpired());
+
+    if (principal.key_org_id !== claimedOrg) {
+      metrics.securityAlerts.inc({ kind: 'organization_mismatch' });
+      request.log.warn(
+        { alert: 'organization_mismatch', apiKeyId: principal.key_id, keyOrgId: principal.key_org_id, claimedOrgId: claimedOrg },
+        'API key presented with another organization',
+      );
+      await repo.recordAlert({
+        kind: 'organization_mismatch',
+        org_id: principal.key_org_id,
+        api_key_id: principal.key_id,
+        details: {
+          claimed_org_id: claimedOrg,
+          api_key_prefix: principal.key_prefix,
+          ip: request.ip,
+          method: request.method,
+          path: request.routeOptions.url ?? request.url.split('?')[0],
+          request_id: request.id,
+        },
+      });
+      refuse(organizationMismatch());
+    }
+
+    if (principal.account_status === 'inactive') refuse(orgInactive());
+    if (principal.account_status === 'churned') refuse(orgChurned());
+    if (!GOOD_SUBSCRIPTIONS.has(principal.subscription_status)) refuse(subscriptionRequired(principal.subscription_status));
+    if (!principal.api_access_enabled) refuse(apiAccessDisabled());
+    if (principal.user_status !== 'active' || principal.user_org_id !== principal.key_org_id) refuse(apiKeyCreatorRevoked());
+
+    const needed = request.routeOptions.config.capability;
+    if (needed && !principal.capabilities.includes(needed)) refuse(insufficientCapability(needed));
+
+    request.auth = {
+      keyId: principal.key_id,
+      keyPrefix: principal.key_prefix,
+      orgId: principal.key_org_id,
+      userId: principal.user_id,
+      email: principal.user_email,
+      capabilities: principal.capabilities,
+    };
+
+    if (!principal.last_used_at || now.getTime() - principal.last_used_at.getTime() > WINDOW_MS) {
+      repo.touch(principal.key_id, now).catch((err) => request.log.warn({ err }, 'could not record key use'));
+    }
+  };
+}

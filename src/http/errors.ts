@@ -1,0 +1,94 @@
+// One error type for everything the API answers on purpose, built by small named factories.
+// The error handler renders the spec's three shapes from it; anything else becomes a bare 500.
+
+export type SchemaErrorItem = {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+};
+
+type Detail =
+  | string // plain-string detail (404s, transition refusals)
+  | SchemaErrorItem[] // 422 schema shape
+  | ({ error_code: string; message: string } & Record<string, unknown>); // business shape
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly detail: Detail,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === 'string' ? detail : Array.isArray(detail) ? 'Validation error' : detail.message);
+    this.name = 'ApiError';
+  }
+
+  get errorCode(): string | undefined {
+    return typeof this.detail === 'object' && !Array.isArray(this.detail) ? this.detail.error_code : undefined;
+  }
+}
+
+const business = (status: number, error_code: string, message: string, extra: Record<string, unknown> = {}) =>
+  new ApiError(status, { error_code, message, ...extra });
+
+// --- routing
+export const routeNotFound = () => new ApiError(404, 'Not Found');
+export const methodNotAllowed = (allow: string[]) => new ApiError(405, 'Method Not Allowed', { allow: allow.join(', ') });
+
+// --- authentication chain (spec: Authentication)
+export const missingOrMalformedAuthorization = () =>
+  business(401, 'missing_or_malformed_authorization', 'Authorization header must be "Bearer svc_live_<API_KEY>".');
+export const invalidOrganizationHeader = () =>
+  business(400, 'invalid_organization_header', 'X-Organization-Id header is missing or is not a UUID.');
+export const invalidApiKey = () => business(401, 'invalid_api_key', 'The API key is not valid.');
+export const apiKeyExpired = () => business(401, 'api_key_expired', 'The API key has expired.');
+export const organizationMismatch = () =>
+  business(403, 'organization_mismatch', 'The API key does not belong to the organization in X-Organization-Id.');
+export const orgInactive = () => business(403, 'org_inactive', 'The organization is inactive.');
+export const orgChurned = () => business(403, 'org_churned', 'The organization has churned.');
+export const subscriptionRequired = (subscription_status: string) =>
+  business(403, 'subscription_required', 'An active subscription is required to use the API.', { subscription_status });
+export const apiAccessDisabled = () => business(403, 'api_access_disabled', 'API access is turned off for this organization.');
+export const apiKeyCreatorRevoked = () =>
+  business(403, 'api_key_creator_revoked', 'The user who minted this API key is no longer active in the organization.');
+export const insufficientCapability = (capability: string) =>
+  business(403, 'insufficient_capability', `This operation requires the '${capability}' capability.`, { required: capability });
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new ApiError(
+    429,
+    { error_code: 'too_many_requests', message: `Rate limit exceeded. Retry in ${retryAfterSeconds} seconds.`, retry_after: retryAfterSeconds },
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+export const adminUnauthorized = () => business(401, 'unauthorized', 'A valid admin token is required.');
+
+// --- request bodies
+export const payloadTooLarge = (limit: number) =>
+  business(413, 'payload_too_large', `The request body exceeds the limit of ${limit} bytes.`, { limit });
+export const schemaError = (items: SchemaErrorItem[]) => new ApiError(422, items);
+export const invalidStatus = (got: unknown, allowed: readonly string[]) =>
+  business(422, 'invalid_status', `status must be one of: ${allowed.join(', ')}.`, { got, allowed });
+export const vocabRequired = (field: string) =>
+  business(422, 'vocab_required', `${field} is required for this asset type.`, { field });
+export const unknownVocabulary = (field: string, value: string, valid_values: string[]) =>
+  business(400, 'unknown_vocabulary', `Unknown ${field} '${value}'.`, { field, value, valid_values });
+export const invalidAudience = (got: unknown[], allowed: readonly string[]) =>
+  business(422, 'invalid_audience', `audience values must be among: ${allowed.join(', ')}.`, { got, allowed });
+
+// --- resources
+export const teardownNotFound = () => new ApiError(404, 'Teardown not found');
+export const listingNotFound = () => new ApiError(404, 'Listing not found');
+export const notFound = (what: string) => business(404, 'not_found', `${what} not found.`);
+export const conflict = (message: string) => business(409, 'conflict', message);
+export const transitionRefused = (message: string) => new ApiError(400, message);
+
+// --- files
+export const fileTooLarge = (limit: number) =>
+  business(400, 'file_too_large', `The file exceeds the limit of ${limit} bytes.`, { limit });
+export const invalidContentType = (got: string, allowed: readonly string[]) =>
+  business(400, 'invalid_content_type', `Content type '${got}' is not accepted here.`, { got, allowed });
+export const badUpload = (message: string) => new ApiError(400, message);
+export const storageUnavailable = () =>
+  business(502, 'storage_unavailable', 'Object storage is unavailable. Nothing was stored; retry later.');
+
+export const internalError = () => new ApiError(500, 'Internal Server Error');

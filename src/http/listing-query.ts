@@ -1,0 +1,7 @@
+// Helpers shared by the paginated list endpoints.
+
+/** `pages` = ceil(total / per_page), 0 when there is nothing. */
+export const pageCount = (total: number, perPage: number) => (total === 0 ? 0 : Math.ceil(total / perPage));
+
+/** A LIKE pattern matching `text` as a literal, case-insensitive substring (% and _ are not wildcards). */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,0 +1,35 @@
+// Unknown paths answer 404 and known paths with the wrong method 405, as FastAPI does; Fastify
+// alone would answer 404 to both. Every route is recorded as it is added, to tell the two apart.
+import type { FastifyInstance } from 'fastify';
+import { methodNotAllowed, routeNotFound } from './errors.js';
+
+export function installRouteFallbacks(app: FastifyInstance) {
+  const patterns: { regex: RegExp; methods: Set<string> }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (route.url === '*' || route.url.endsWith('/*')) return;
+    const source = route.url
+      .split('/')
+      .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    const regex = new RegExp(`^${source}/?$`);
+    const methods = ([] as string[]).concat(route.method);
+    const existing = patterns.find((p) => p.regex.source === regex.source);
+    if (existing) for (const m of methods) existing.methods.add(m);
+    else patterns.push({ regex, methods: new Set(methods) });
+  });
+
+  app.setNotFoundHandler(async (request) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = new Set<string>();
+    for (const p of patterns) if (p.regex.test(path)) for (const m of p.methods) allowed.add(m);
+    if (allowed.size > 0 && !allowed.has(request.method)) throw methodNotAllowed([...allowed].sort());
+    throw routeNotFound();
+  });
+}
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's x-request-id when it is safe to echo, else a fresh UUID. */
+export function requestIdFrom(header: string | string[] | undefined, fresh: () => string): string {
+  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : fresh();
+}

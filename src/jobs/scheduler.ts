@@ -1,0 +1,51 @@
+// The periodic jobs: auto-archive of expired teardowns and revocation of keys whose minter left.
+// Each job is safe to run on every instance at once (see the jobs themselves).
+import type { FastifyBaseLogger } from 'fastify';
+import { accountsRepository } from '../accounts/repository.js';
+import type { AppContext } from '../context.js';
+import { archiveExpiredTeardowns } from './auto-archive.js';
+
+export interface JobsResult {
+  archived_teardowns: number;
+  revoked_keys: number;
+}
+
+export function createJobs(ctx: AppContext, log: FastifyBaseLogger) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<JobsResult> | undefined;
+
+  async function runAll(): Promise<JobsResult> {
+    const now = ctx.clock.now();
+    const archived_teardowns = await archiveExpiredTeardowns(ctx.db, now);
+    const revoked_keys = await accountsRepository(ctx.db).revokeKeysOfInactiveMinters(now);
+    ctx.metrics.jobRuns.inc({ job: 'auto_archive' }, archived_teardowns);
+    ctx.metrics.jobRuns.inc({ job: 'key_revocation' }, revoked_keys);
+    if (archived_teardowns || revoked_keys) log.info({ archived_teardowns, revoked_keys }, 'periodic jobs ran');
+    return { archived_teardowns, revoked_keys };
+  }
+
+  return {
+    runAll,
+    start(intervalMs: number) {
+      if (timer) return;
+      const tick = () => {
+        if (running) return; // a slow run is never overlapped by the next tick
+        running = runAll()
+          .catch((err) => {
+            log.error({ err }, 'periodic jobs failed');
+            return { archived_teardowns: 0, revoked_keys: 0 };
+          })
+          .finally(() => {
+            running = undefined;
+          });
+      };
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+      tick();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

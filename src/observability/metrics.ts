@@ -1,0 +1,43 @@
+// Prometheus metrics. Each app owns its registry, so that several apps in one process (tests) never collide.
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
+  const registry = new Registry();
+  if (options.defaultMetrics) collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    requests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests by route pattern, method and status code',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      registers: [registry],
+    }),
+    latency: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by route pattern and method',
+      labelNames: ['method', 'route'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    authFailures: new Counter({
+      name: 'auth_failures_total',
+      help: 'Refused authentications by error code',
+      labelNames: ['code'] as const,
+      registers: [registry],
+    }),
+    securityAlerts: new Counter({
+      name: 'security_alerts_total',
+      help: 'Security alerts raised, by kind',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    jobRuns: new Counter({
+      name: 'job_items_total',
+      help: 'Rows changed by periodic jobs, by job',
+      labelNames: ['job'] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

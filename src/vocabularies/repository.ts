@@ -1,0 +1,107 @@
+// Vocabulary lookups by human-readable name: case-insensitive, edges trimmed, active rows only.
+import { sql } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { VocabularyTerm } from '../db/schema.js';
+import { type VocabularyKind, builtinVocabulary } from './builtin.js';
+
+export type { VocabularyKind };
+
+/** Public JSON form of a vocabulary row. */
+export interface VocabularyView {
+  id: string;
+  name: string;
+  manufacturer: string;
+  category: string | null;
+  is_active: boolean;
+  created_at: Date;
+}
+
+export function toVocabularyView(row: VocabularyTerm): VocabularyView {
+  return {
+    id: row.id,
+    name: row.name,
+    manufacturer: row.manufacturer,
+    category: row.category,
+    is_active: row.is_active,
+    created_at: row.created_at,
+  };
+}
+
+export function vocabularyRepository(db: Database) {
+  return {
+    async findActiveByName(kind: VocabularyKind, name: string): Promise<VocabularyTerm | undefined> {
+      return db
+        .selectFrom('vocabulary_terms')
+        .selectAll()
+        .where('kind', '=', kind)
+        .where(sql<string>`lower(name)`, '=', name.trim().toLowerCase())
+        .where('is_active', '=', true)
+        .executeTakeFirst();
+    },
+
+    /** Looks up any row by name, active or not: imports of legacy records may name retired types. */
+    async findByName(kind: VocabularyKind, name: string): Promise<VocabularyTerm | undefined> {
+      return db
+        .selectFrom('vocabulary_terms')
+        .selectAll()
+        .where('kind', '=', kind)
+        .where(sql<string>`lower(name)`, '=', name.trim().toLowerCase())
+        .executeTakeFirst();
+    },
+
+    async activeNames(kind: VocabularyKind): Promise<string[]> {
+      const rows = await db
+        .selectFrom('vocabulary_terms')
+        .select('name')
+        .where('kind', '=', kind)
+        .where('is_active', '=', true)
+        .orderBy('name')
+        .execute();
+      return rows.map((r) => r.name);
+    },
+
+    async list(kind: VocabularyKind): Promise<VocabularyTerm[]> {
+      return db.selectFrom('vocabulary_terms').selectAll().where('kind', '=', kind).orderBy('name').orderBy('id').execute();
+    },
+
+    async byIds(ids: string[]): Promise<Map<string, VocabularyTerm>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db.selectFrom('vocabulary_terms').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+      return new Map(rows.map((r) => [r.id, r]));
+    },
+
+    /** Inserts a term; returns undefined when the name already exists for that kind. */
+    async insert(term: { kind: VocabularyKind; name: string; manufacturer: string; category?: string | null; is_active?: boolean }) {
+      return db
+        .insertInto('vocabulary_terms')
+        .values({
+          kind: term.kind,
+          name: term.name.trim(),
+          manufacturer: term.manufacturer.trim(),
+          category: term.category ?? null,
+          is_active: term.is_active ?? true,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Loads the built-in set on first start (an empty table); later starts leave the operator's edits alone. */
+    async seedIfEmpty(): Promise<number> {
+      const any = await db.selectFrom('vocabulary_terms').select('id').limit(1).executeTakeFirst();
+      if (any) return 0;
+      const rows = Object.entries(builtinVocabulary).flatMap(([kind, terms]) =>
+        terms.map((t) => ({ kind, name: t.name, manufacturer: t.manufacturer, category: t.category })),
+      );
+      const inserted = await db
+        .insertInto('vocabulary_terms')
+        .values(rows)
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .execute();
+      return inserted.length;
+    },
+  };
+}
+
+export type VocabularyRepository = ReturnType<typeof vocabularyRepository>;

@@ -1,0 +1,96 @@
+// Builds a real app per test file: a fresh database (in-memory PGlite, or a new PostgreSQL
+// database when TEST_BACKEND=postgres), the real object store on a temp dir, and a manual clock.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.js';
+import { manualClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { ObjectStore } from '../../src/files/object-store.js';
+import { type RateLimitStore, redisRateLimitStore } from '../../src/http/rate-limit.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestApp {
+  app: FastifyInstance;
+  clock: ReturnType<typeof manualClock>;
+  database: DatabaseHandle;
+  dataDir: string;
+  /** Calls the admin API with the right token. */
+  admin(method: InjectOptions['method'], url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Environment overrides, as strings, exactly as an operator would set them. */
+  env?: Record<string, string>;
+  store?: ObjectStore;
+  limiter?: RateLimitStore;
+  clockStart?: Date;
+}
+
+export const backend = () => (process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'pglite');
+
+async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  if (backend() === 'pglite') {
+    const handle = await openDatabase({ pgliteDataDir: 'memory://' });
+    return { handle, drop: async () => {} };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_BACKEND=postgres needs TEST_DATABASE_URL');
+  const name = `t_${randomUUID().replace(/-/g, '')}`;
+  const adminClient = new pg.Client({ connectionString: adminUrl });
+  await adminClient.connect();
+  await adminClient.query(`CREATE DATABASE ${name}`);
+  await adminClient.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ url: url.toString(), poolSize: 10 });
+  return {
+    handle,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { handle, drop } = await freshDatabase();
+  await migrateToLatest(handle.db);
+  const dataDir = mkdtempSync(join(tmpdir(), 'partner-api-test-'));
+  const clock = manualClock(options.clockStart ?? new Date());
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN,
+    JOBS_INTERVAL_SECONDS: '0',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  // With TEST_REDIS_URL the limiter is the shared Redis one, under a prefix of this app's own.
+  const limiter =
+    options.limiter ?? (process.env.TEST_REDIS_URL ? redisRateLimitStore(process.env.TEST_REDIS_URL, `rl:test:${randomUUID()}:`) : undefined);
+  const app = await buildApp(config, { database: handle, clock, logger: false, store: options.store, limiter });
+  await app.ready();
+  return {
+    app,
+    clock,
+    database: handle,
+    dataDir,
+    admin: (method, url, payload) =>
+      app.inject({ method, url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, ...(payload === undefined ? {} : { payload: payload as object }) }),
+    async close() {
+      await app.close();
+      await handle.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
