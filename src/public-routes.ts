@@ -1,6 +1,11 @@
 // Every partner-facing feature, registered under /public/v1 behind the API-key check chain.
 import type { FastifyInstance } from 'fastify';
+import { fileRoutes } from './files/routes.js';
+import { listingRoutes } from './listings/routes.js';
+import { teardownRoutes } from './teardowns/routes.js';
 
 export async function publicRoutes(app: FastifyInstance) {
-  void app;
+  await app.register(listingRoutes);
+  await app.register(teardownRoutes);
+  await app.register(fileRoutes);
 }

@@ -5,3 +5,6 @@ export const pageCount = (total: number, perPage: number) => (total === 0 ? 0 : 
 
 /** A LIKE pattern matching `text` as a literal, case-insensitive substring (% and _ are not wildcards). */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A LIKE pattern matching `text` exactly (case-insensitive with ILIKE): the trigram indexes serve it. */
+export const equalsPattern = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

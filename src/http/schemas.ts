@@ -4,8 +4,9 @@ import { PYDANTIC } from './validation.js';
 
 /** `T | null` as one JSON Schema type list, so a bad value yields one clear error, not an anyOf pair. */
 export function Nullable<T extends TSchema>(schema: T) {
-  const { type, ...rest } = schema as unknown as { type: string };
-  return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
+  const { type, enum: values, ...rest } = schema as unknown as { type: string; enum?: unknown[] };
+  // An enum must list null itself: `type` admitting null is not enough for the enum keyword.
+  return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) });
 }
 
 /** A closed set of strings as one `enum` (one clear literal_error), not an anyOf of constants. */
@@ -14,8 +15,18 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 }
 
 export const Uuid = Type.String({ format: 'uuid' });
-export const DateOnly = Type.String({ format: 'date', examples: ['2026-03-01'] });
-export const DateTime = Type.String({ format: 'date-time' });
+// Year 0000 passes the JSON Schema formats but PostgreSQL has no year zero: refused here, as a 422.
+export const DateOnly = Type.String({
+  format: 'date',
+  pattern: '^(?!0000-)',
+  examples: ['2026-03-01'],
+  [PYDANTIC]: { type: 'date_from_datetime_parsing', msg: 'Input should be a valid date in the format YYYY-MM-DD' },
+});
+export const DateTime = Type.String({
+  format: 'date-time',
+  pattern: '^(?!0000-)',
+  [PYDANTIC]: { type: 'datetime_from_date_parsing', msg: 'Input should be a valid datetime (ISO 8601 with a time zone)' },
+});
 /** A response timestamp: handlers return Date objects, serialised as ISO 8601 UTC. */
 export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
 export const HttpUrl = Type.String({

@@ -27,22 +27,95 @@ function makeAjv(coerceTypes: boolean | 'array') {
     strict: false,
   });
   addFormats(ajv);
+  storableDates(ajv);
   ajv.addKeyword({ keyword: PYDANTIC, schemaType: 'object' });
   ajv.addKeyword({ keyword: 'x-hint', schemaType: 'string' });
   return ajv;
+}
+
+type DateFormat = { validate: (value: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+
+/**
+ * RFC 3339 lets through values PostgreSQL and JavaScript refuse, which would fail later as a 500:
+ * year 0000 (PostgreSQL has no year zero) and a leap second (no Date can hold 23:59:60).
+ */
+function storableDates(ajv: Ajv) {
+  const yearZero = /^0000-/;
+  for (const name of ['date', 'date-time']) {
+    const base = ajv.formats[name] as DateFormat;
+    ajv.addFormat(name, {
+      type: 'string',
+      validate: (value: string) => base.validate(value) && !yearZero.test(value) && (name === 'date' || !Number.isNaN(Date.parse(value))),
+      ...(base.compare ? { compare: base.compare } : {}),
+    } as never);
+  }
 }
 
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv('array');
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ValidateFunction;
+  if (httpPart === 'body') return withoutNul(bodyAjv.compile(schema as object));
+  // Unknown query parameters are ignored, whatever they hold: only declared ones are checked.
+  const declared = Object.keys((schema as { properties?: object }).properties ?? {});
+  return withoutNul(textAjv.compile(schema as object), new Set(declared));
 };
 
 /** Compiles a schema for validation outside a route (admin imports validate items one by one). */
 export function compileBodyValidator(schema: object): ValidateFunction {
-  return bodyAjv.compile(schema);
+  return withoutNul(bodyAjv.compile(schema));
+}
+
+/** Keyword of the synthetic error for text the database cannot store. */
+const NUL_KEYWORD = 'unstorableText';
+const MAX_NUL_REPORTS = 20;
+// U+0000, or half of a surrogate pair (JSON can spell `"\ud800"`; jsonb refuses it).
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * PostgreSQL stores neither U+0000 nor unpaired surrogates, in text or in jsonb: such input
+ * would fail in the database as a 500. Every validated request part is checked here, so no
+ * feature has to.
+ */
+function withoutNul(validate: ValidateFunction, onlyKeys?: Set<string>): ValidateFunction {
+  const checked = ((data: unknown) => {
+    const valid = validate(data) as boolean;
+    const failed = new Set((validate.errors ?? []).map((e) => e.instancePath));
+    const nul = nulErrors(data, valid, onlyKeys).filter((e) => !failed.has(e.instancePath));
+    checked.errors = nul.length > 0 ? [...(validate.errors ?? []), ...nul] : validate.errors;
+    return valid && nul.length === 0;
+  }) as ValidateFunction;
+  checked.schema = validate.schema;
+  return checked;
+}
+
+const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+/** Parsed JSON, query and params objects (whose prototype may be a bare null-prototype object), never class instances such as buffers or streams. */
+const isPlain = (v: unknown): v is Record<string, unknown> => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+};
+
+/** Strings holding U+0000, walked without recursion (depth is the client's choice). Keys count once the schema accepted them. */
+function nulErrors(data: unknown, checkKeys: boolean, onlyKeys?: Set<string>): ErrorObject[] {
+  const found: ErrorObject[] = [];
+  const stack: [unknown, string][] = [[data, '']];
+  while (stack.length > 0 && found.length < MAX_NUL_REPORTS) {
+    const [value, path] = stack.pop() as [unknown, string];
+    if (typeof value === 'string') {
+      if (UNSTORABLE.test(value)) found.push({ keyword: NUL_KEYWORD, instancePath: path, schemaPath: '#', params: {}, data: value });
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], pointer(path, i)]);
+    } else if (isPlain(value)) {
+      for (const [key, child] of Object.entries(value).reverse()) {
+        if (path === '' && onlyKeys && !onlyKeys.has(key)) continue;
+        if (checkKeys && UNSTORABLE.test(key)) found.push({ keyword: NUL_KEYWORD, instancePath: pointer(path, key), schemaPath: '#', params: {}, data: key });
+        stack.push([child, pointer(path, key)]);
+      }
+    }
+  }
+  return found;
 }
 
 const PART_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
@@ -125,6 +198,10 @@ function itemFor(err: ErrorObject, part: string): SchemaErrorItem | undefined {
     case 'false schema':
       return { type: 'extra_forbidden', loc, msg: 'Extra inputs are not permitted', input };
     case 'type':
+      // No body at all (or JSON null) is a missing body, as FastAPI reports it.
+      if (part === 'body' && err.instancePath === '' && (input === undefined || input === null)) {
+        return { type: 'missing', loc, msg: 'Field required', input: null };
+      }
       return { ...typeItem(err, textual), loc, input };
     case 'enum':
     case 'const': {
@@ -153,6 +230,8 @@ function itemFor(err: ErrorObject, part: string): SchemaErrorItem | undefined {
       return { type: 'too_short', loc, msg: `List should have at least ${err.params.limit} item${err.params.limit === 1 ? '' : 's'}`, input, ctx: { min_length: err.params.limit } };
     case 'maxItems':
       return { type: 'too_long', loc, msg: `List should have at most ${err.params.limit} items`, input, ctx: { max_length: err.params.limit } };
+    case NUL_KEYWORD:
+      return { type: 'string_unicode', loc, msg: 'Input should be a valid string: NUL (\\u0000) characters and unpaired surrogates cannot be stored', input };
     case 'uniqueItems':
       return { type: 'value_error', loc, msg: 'List items should be unique', input };
     // Combinators only summarise their branches' own errors, which are reported already.
@@ -197,8 +276,19 @@ export function toSchemaItems(errors: ErrorObject[], part: string): SchemaErrorI
     seen.add(key);
     items.push(item);
   }
+  // One item per location, as pydantic reports it: a closed set answers literal_error whatever the
+  // input's type; otherwise a wrong type says all there is to say (no format item on top of it).
+  const at = (type: (t: string) => boolean) => new Set(items.filter((i) => type(i.type)).map((i) => JSON.stringify(i.loc)));
+  const isType = (t: string) => t.endsWith('_type');
+  const literalAt = at((t) => t === 'literal_error');
+  const typeAt = at(isType);
+  const reported = items.filter((i) => {
+    const loc = JSON.stringify(i.loc);
+    if (isType(i.type)) return !literalAt.has(loc);
+    return i.type === 'literal_error' || !typeAt.has(loc);
+  });
   for (const { loc, fields, input } of missingByObject.values()) {
-    items.push({
+    reported.push({
       type: 'missing',
       loc,
       msg: `Field required: ${fields.join(', ')}`,
@@ -206,5 +296,5 @@ export function toSchemaItems(errors: ErrorObject[], part: string): SchemaErrorI
       ctx: { fields },
     });
   }
-  return items;
+  return reported;
 }

@@ -1,0 +1,39 @@
+// PATCH bodies are sparse: only the keys sent are written. This turns a validated body into the
+// column assignments of one UPDATE and, for the audit row, the old values of exactly those keys.
+
+/** How one PATCH key is stored: its column, and a conversion of the validated value if any. */
+export interface PatchField<Column extends string> {
+  column: Column;
+  toColumn?: (value: unknown) => unknown;
+}
+
+export type PatchFields<Column extends string> = Record<string, PatchField<Column>>;
+
+export interface SparseUpdate<Column extends string> {
+  /** The body keys that will be written, in the order they were sent. */
+  keys: string[];
+  /** Column assignments for those keys. */
+  set: Partial<Record<Column, unknown>>;
+}
+
+/** Keys absent (or undefined) are left alone; `null` is a value (it clears). Keys not in `fields` are skipped. */
+export function sparseUpdate<Column extends string>(body: Record<string, unknown>, fields: PatchFields<Column>): SparseUpdate<Column> {
+  const keys: string[] = [];
+  const set: Partial<Record<Column, unknown>> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const field = fields[key];
+    if (!field || value === undefined) continue;
+    keys.push(key);
+    set[field.column] = value === null || !field.toColumn ? value : field.toColumn(value);
+  }
+  return { keys, set };
+}
+
+/** The old values of `keys`, read from the row as it was before the UPDATE. */
+export function previousValues<Column extends string>(
+  keys: string[],
+  fields: PatchFields<Column>,
+  before: Partial<Record<Column, unknown>>,
+): Record<string, unknown> {
+  return Object.fromEntries(keys.map((key) => [key, before[fields[key].column] ?? null]));
+}

@@ -1,0 +1,143 @@
+// The SQL of the listings aggregate. Every statement is scoped by organization, so a foreign id
+// behaves exactly like an unknown one. Pass a transaction to run inside it.
+import { sql } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
+import type { VocabularyRefs } from '../vocabularies/attach.js';
+import { LISTING_TYPES } from './schemas.js';
+
+const LISTED_TYPES = [...LISTING_TYPES];
+
+export type ListingDetailRow = ListingRow & { seller_org_name: string };
+
+export interface ListingFilters {
+  listingType?: string;
+  /** Vocabulary columns that must equal a resolved row id. */
+  vocabulary: { column: keyof VocabularyRefs; id: string }[];
+  /** LIKE patterns, already escaped. */
+  conditionPattern?: string;
+  countryPattern?: string;
+  searchPattern?: string;
+}
+
+export interface DeletedListing {
+  title: string;
+  msn: string | null;
+  listing_type: string;
+  status: string;
+  country: string | null;
+  documents: string[] | null;
+  images: string[] | null;
+}
+
+export function listingsRepository(db: Database) {
+  const withSeller = () =>
+    db.selectFrom('listings as l').innerJoin('organizations as o', 'o.id', 'l.org_id').selectAll('l').select('o.name as seller_org_name');
+
+  return {
+    async insert(rows: NewListing[]): Promise<string[]> {
+      const inserted = await db.insertInto('listings').values(rows).returning('id').execute();
+      return inserted.map((r) => r.id);
+    },
+
+    async findDetail(id: string, orgId: string): Promise<ListingDetailRow | undefined> {
+      return withSeller().where('l.id', '=', id).where('l.org_id', '=', orgId).executeTakeFirst();
+    },
+
+    async findType(id: string, orgId: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('listings')
+        .select('listing_type')
+        .where('id', '=', id)
+        .where('org_id', '=', orgId)
+        .executeTakeFirst();
+      return row?.listing_type;
+    },
+
+    /**
+     * Active listings of one organization, newest first, ties on id: the order of the
+     * (org_id, status, created_at DESC, id DESC) index, which also serves the count.
+     */
+    async pageOfActive(
+      orgId: string,
+      filters: ListingFilters,
+      page: number,
+      perPage: number,
+    ): Promise<{ rows: ListingDetailRow[]; total: number }> {
+      let query = withSeller().where('l.org_id', '=', orgId).where('l.status', '=', 'active');
+      // Legacy parts / landing_gear rows are readable by id only (decisions.md section 5).
+      query = filters.listingType
+        ? query.where('l.listing_type', '=', filters.listingType)
+        : query.where('l.listing_type', 'in', LISTED_TYPES);
+      for (const { column, id } of filters.vocabulary) query = query.where(`l.${column}`, '=', id);
+      if (filters.conditionPattern !== undefined) query = query.where('l.condition', 'ilike', filters.conditionPattern);
+      if (filters.countryPattern !== undefined) query = query.where('l.country', 'ilike', filters.countryPattern);
+      const search = filters.searchPattern;
+      if (search !== undefined) {
+        query = query.where((eb) =>
+          eb.or([eb('l.title', 'ilike', search), eb('l.description', 'ilike', search), eb('l.msn', 'ilike', search)]),
+        );
+      }
+      const [rows, count] = await Promise.all([
+        query
+          .orderBy('l.created_at', 'desc')
+          .orderBy('l.id', 'desc')
+          .limit(perPage)
+          .offset((page - 1) * perPage)
+          .execute(),
+        query
+          .clearSelect()
+          .select((eb) => eb.fn.countAll<number>().as('total'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.total) };
+    },
+
+    /**
+     * One UPDATE that also answers the row as it was: the locked sub-select reads the latest
+     * committed version, so the previous values in the audit row are the ones overwritten.
+     * `vocabularyColumn` adds the old vocabulary name as `vocabulary_name`. Undefined when no row matched.
+     */
+    async updateReturningPrevious(
+      id: string,
+      orgId: string,
+      changes: ListingUpdate,
+      now: Date,
+      vocabularyColumn?: keyof VocabularyRefs,
+    ): Promise<Record<string, unknown> | undefined> {
+      const set: Record<string, unknown> = { ...changes, updated_at: now };
+      if ('audience' in changes) {
+        // audience_set_at records the last time the audience actually changed; it stays once set.
+        const audience = changes.audience ?? null;
+        set.audience_set_at = sql`CASE WHEN listings.audience IS DISTINCT FROM ${audience}::text[] THEN ${now}::timestamptz ELSE listings.audience_set_at END`;
+      }
+      let old = db.selectFrom('listings as o').selectAll('o').where('o.id', '=', id).where('o.org_id', '=', orgId);
+      if (vocabularyColumn) {
+        old = old.select(
+          sql<string | null>`(SELECT v.name FROM vocabulary_terms v WHERE v.id = ${sql.ref(`o.${vocabularyColumn}`)})`.as(
+            'vocabulary_name',
+          ),
+        );
+      }
+      const row = await db
+        .updateTable('listings')
+        .from(old.forUpdate().as('old'))
+        .set(set as ListingUpdate)
+        .whereRef('listings.id', '=', 'old.id')
+        .returning(sql<Record<string, unknown>>`to_jsonb(old)`.as('previous'))
+        .executeTakeFirst();
+      return row?.previous;
+    },
+
+    async deleteReturning(id: string, orgId: string): Promise<DeletedListing | undefined> {
+      return db
+        .deleteFrom('listings')
+        .where('id', '=', id)
+        .where('org_id', '=', orgId)
+        .returning(['title', 'msn', 'listing_type', 'status', 'country', 'documents', 'images'])
+        .executeTakeFirst();
+    },
+  };
+}
+
+export type ListingsRepository = ReturnType<typeof listingsRepository>;

@@ -1,0 +1,186 @@
+// Request and response schemas of the sales / lease / exchange listings (decisions.md section 5).
+import { Type } from '@sinclair/typebox';
+import { CountryCode, DateTime, HttpUrl, Nullable, PaginationQuery, StringEnum, Text, Timestamp, Uuid } from '../http/schemas.js';
+
+/** Types a partner may create and filter on. */
+export const LISTING_TYPES = ['aircraft', 'engine', 'apu'] as const;
+/** Every type a stored row may have: `parts` and `landing_gear` are legacy, readable by id only. */
+export const ALL_LISTING_TYPES = [...LISTING_TYPES, 'parts', 'landing_gear'] as const;
+export type ListingType = (typeof ALL_LISTING_TYPES)[number];
+
+export const LISTING_STATUSES = [
+  'active',
+  'under_offer',
+  'sold',
+  'leased',
+  'exchanged',
+  'suspended',
+  'archived',
+  'draft',
+  'pending_review',
+] as const;
+export const CREATE_STATUSES = ['active', 'draft'] as const;
+
+// Generous bounds: no real value comes near them, and no field may carry megabytes or Infinity.
+const Title = Type.String({ minLength: 1, maxLength: 300 });
+const Description = Text(10_000);
+const ShortText = Text(200);
+const VocabularyName = Type.String({ minLength: 1, maxLength: 200, description: 'Vocabulary name; case-insensitive, edges trimmed.' });
+const PriceUsd = Type.Number({ minimum: 0, maximum: 1e12 });
+const CyclesRemaining = Type.Number({ minimum: 0, maximum: 1e9 });
+const UrlList = Type.Array(HttpUrl, { maxItems: 1000 });
+
+const optionalFields = {
+  description: Type.Optional(Description),
+  msn: Type.Optional(ShortText),
+  condition: Type.Optional(ShortText),
+  price_usd: Type.Optional(PriceUsd),
+  country: Type.Optional(CountryCode),
+  manufacturer: Type.Optional(ShortText),
+  part_number: Type.Optional(ShortText),
+  cycles_remaining: Type.Optional(CyclesRemaining),
+};
+
+const vocabularyFields = {
+  aircraft_type: Type.Optional(VocabularyName),
+  engine_model: Type.Optional(VocabularyName),
+  apu_model: Type.Optional(VocabularyName),
+};
+
+export const CreateListingBody = Type.Object(
+  {
+    listing_type: StringEnum(LISTING_TYPES),
+    title: Title,
+    ...vocabularyFields,
+    ...optionalFields,
+    status: Type.Optional(StringEnum(CREATE_STATUSES, { description: 'Default active' })),
+  },
+  {
+    additionalProperties: false,
+    description: 'The vocabulary field of the listing type (aircraft_type, engine_model or apu_model) is required; the others are ignored.',
+  },
+);
+
+export const UpdateListingBody = Type.Object(
+  {
+    title: Type.Optional(Title),
+    description: Type.Optional(Nullable(Description)),
+    msn: Type.Optional(Nullable(ShortText)),
+    condition: Type.Optional(Nullable(ShortText)),
+    manufacturer: Type.Optional(Nullable(ShortText)),
+    part_number: Type.Optional(Nullable(ShortText)),
+    price_usd: Type.Optional(Nullable(PriceUsd)),
+    cycles_remaining: Type.Optional(Nullable(CyclesRemaining)),
+    country: Type.Optional(Nullable(CountryCode)),
+    audience: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }))),
+    status: Type.Optional(StringEnum(LISTING_STATUSES)),
+    ...vocabularyFields,
+    images: Type.Optional(UrlList),
+    documents: Type.Optional(UrlList),
+  },
+  {
+    additionalProperties: false,
+    description: 'Sparse: only the keys sent are written. Only the vocabulary field of the listing type is applied.',
+  },
+);
+
+export const ListingIdParams = Type.Object({ listing_id: Type.String({ description: 'Listing UUID' }) });
+
+const FilterText = Type.String({ maxLength: 200 });
+export const ListingQuery = Type.Object({
+  listing_type: Type.Optional(StringEnum(LISTING_TYPES)),
+  aircraft_type: Type.Optional(FilterText),
+  engine_model: Type.Optional(FilterText),
+  apu_model: Type.Optional(FilterText),
+  condition: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive equality' })),
+  country: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring' })),
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of title, description or msn' })),
+  ...PaginationQuery,
+});
+
+const VocabularyObject = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  manufacturer: Type.String(),
+  category: Nullable(Type.String()),
+  is_active: Type.Boolean(),
+  created_at: Timestamp,
+});
+// Only the key of the listing's own type is present (null when a legacy row names none).
+const vocabularyObjects = {
+  aircraft_type: Type.Optional(Nullable(VocabularyObject)),
+  engine_model: Type.Optional(Nullable(VocabularyObject)),
+  apu_model: Type.Optional(Nullable(VocabularyObject)),
+  landing_gear_type: Type.Optional(Nullable(VocabularyObject)),
+};
+
+const SellerOrg = Type.Object({ id: Uuid, name: Type.String() });
+
+export const ListingDetail = Type.Object({
+  id: Uuid,
+  org_id: Uuid,
+  created_by: Uuid,
+  listing_type: Type.String(),
+  title: Type.String(),
+  description: Nullable(Type.String()),
+  msn: Nullable(Type.String()),
+  condition: Nullable(Type.String()),
+  price_usd: Nullable(Type.Number()),
+  country: Nullable(Type.String()),
+  manufacturer: Nullable(Type.String()),
+  part_number: Nullable(Type.String()),
+  cycles_remaining: Nullable(Type.Number()),
+  status: Type.String(),
+  audience: Nullable(Type.Array(Type.String())),
+  audience_set_at: Type.Optional(Timestamp),
+  documents: Nullable(Type.Array(Type.String())),
+  images: Nullable(Type.Array(Type.String())),
+  ...vocabularyObjects,
+  seller_org: SellerOrg,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const ListingListItem = Type.Object({
+  id: Uuid,
+  listing_type: Type.String(),
+  title: Type.String(),
+  msn: Nullable(Type.String()),
+  condition: Nullable(Type.String()),
+  price_usd: Nullable(Type.Number()),
+  country: Nullable(Type.String()),
+  status: Type.String(),
+  cycles_remaining: Nullable(Type.Number()),
+  ...vocabularyObjects,
+  seller_org: SellerOrg,
+  created_at: Timestamp,
+});
+
+// --- operator import (decisions.md section 7)
+
+export const ImportListingItem = Type.Object(
+  {
+    listing_type: StringEnum(ALL_LISTING_TYPES),
+    title: Title,
+    ...vocabularyFields,
+    landing_gear_type: Type.Optional(VocabularyName),
+    ...optionalFields,
+    status: Type.Optional(StringEnum(LISTING_STATUSES, { description: 'Default active' })),
+    audience: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }))),
+    documents: Type.Optional(Nullable(UrlList)),
+    images: Type.Optional(Nullable(UrlList)),
+    created_at: Type.Optional(DateTime),
+  },
+  { additionalProperties: false },
+);
+
+export const ImportListingsBody = Type.Object(
+  {
+    org_id: Uuid,
+    created_by: Uuid,
+    items: Type.Array(ImportListingItem, { minItems: 1, maxItems: 1000 }),
+  },
+  { additionalProperties: false },
+);
+
+export const ImportResult = Type.Object({ ids: Type.Array(Uuid) });

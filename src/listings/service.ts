@@ -1,0 +1,325 @@
+// The rules of sales / lease / exchange listings (decisions.md sections 2, 5 and 6): validation
+// order, vocabulary resolution, sparse PATCH with its audit rows, delete with file clean-up.
+import { randomUUID } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
+import type { FastifyBaseLogger } from 'fastify';
+import { accountsRepository } from '../accounts/repository.js';
+import { type Actor, recordAudit } from '../audit/record.js';
+import type { AppContext } from '../context.js';
+import type { Database } from '../db/database.js';
+import type { NewListing } from '../db/schema.js';
+import { removeOwnedFiles } from '../files/ownership.js';
+import { AUDIENCE_VALUES, audienceAuditAction, canonicalAudience } from '../http/audience.js';
+import { isIsoCountry } from '../http/countries.js';
+import { listingNotFound, notFound, type SchemaErrorItem, schemaError, vocabRequired } from '../http/errors.js';
+import { isUuid } from '../http/ids.js';
+import { containsPattern, equalsPattern, pageCount } from '../http/listing-query.js';
+import { type PatchFields, previousValues, sparseUpdate } from '../http/sparse-update.js';
+import { loadVocabularyLookup, VOCABULARY_COLUMN } from '../vocabularies/attach.js';
+import { type VocabularyRepository, vocabularyRepository } from '../vocabularies/repository.js';
+import { resolveVocabulary } from '../vocabularies/resolve.js';
+import { type ListingFilters, listingsRepository } from './repository.js';
+import type { CreateListingBody, ImportListingsBody, ListingQuery, UpdateListingBody } from './schemas.js';
+import { toListingDetail, toListingListItem, VOCABULARY_OF_TYPE } from './view.js';
+
+export type ListingServiceDeps = Pick<AppContext, 'db' | 'clock' | 'vocabularies' | 'config' | 'store'>;
+
+/** The caller: their organization owns everything they touch. */
+export interface Owner {
+  orgId: string;
+  userId: string;
+}
+
+type ListingColumn =
+  | 'title'
+  | 'description'
+  | 'msn'
+  | 'condition'
+  | 'manufacturer'
+  | 'part_number'
+  | 'price_usd'
+  | 'cycles_remaining'
+  | 'country'
+  | 'audience'
+  | 'status'
+  | 'images'
+  | 'documents';
+
+const upper = (value: unknown) => (value as string).toUpperCase();
+
+// The PATCH keys written as they are (vocabulary names are resolved separately).
+const PATCH_FIELDS: PatchFields<ListingColumn> = {
+  title: { column: 'title' },
+  description: { column: 'description' },
+  msn: { column: 'msn' },
+  condition: { column: 'condition' },
+  manufacturer: { column: 'manufacturer' },
+  part_number: { column: 'part_number' },
+  price_usd: { column: 'price_usd' },
+  cycles_remaining: { column: 'cycles_remaining' },
+  country: { column: 'country', toColumn: upper },
+  audience: { column: 'audience' },
+  status: { column: 'status' },
+  images: { column: 'images' },
+  documents: { column: 'documents' },
+};
+
+const PUBLIC_VOCABULARY_FIELDS = ['aircraft_type', 'engine_model', 'apu_model'] as const;
+const IMPORT_VOCABULARY_FIELDS = [...PUBLIC_VOCABULARY_FIELDS, 'landing_gear_type'] as const;
+
+/** The detail of one listing, read through `db` (a transaction sees its own writes). */
+async function detailOf(db: Database, id: string, orgId: string) {
+  const row = await listingsRepository(db).findDetail(id, orgId);
+  if (!row) throw listingNotFound();
+  return toListingDetail(row, await loadVocabularyLookup(vocabularyRepository(db), [row]));
+}
+
+/** The schema admits any two letters; only assigned ISO 3166-1 codes are stored (decisions.md section 2). */
+function countryError(country: string | null | undefined, loc: (string | number)[]): SchemaErrorItem | undefined {
+  if (country == null || isIsoCountry(country)) return undefined;
+  return { type: 'value_error', loc, msg: 'Value error, country must be an ISO 3166-1 alpha-2 code', input: country };
+}
+
+function assertIsoCountry(country: string | null | undefined, loc: (string | number)[]) {
+  const error = countryError(country, loc);
+  if (error) throw schemaError([error]);
+}
+
+/** The vocabulary a PATCH sets: only the field of the listing's own type counts; the others are ignored. */
+async function vocabularyChange(vocabularies: VocabularyRepository, listingType: string, body: Static<typeof UpdateListingBody>) {
+  const kind = VOCABULARY_OF_TYPE[listingType];
+  if (!kind || kind === 'landing_gear_type') return undefined; // landing-gear classification cannot be set
+  const name = body[kind];
+  if (name === undefined) return undefined;
+  const term = await resolveVocabulary(vocabularies, kind, name);
+  return { field: kind, column: VOCABULARY_COLUMN[kind], id: term.id };
+}
+
+export function listingService(deps: ListingServiceDeps) {
+  const { db, clock, vocabularies } = deps;
+
+  return {
+    async create(owner: Owner, actor: Actor, body: Static<typeof CreateListingBody>) {
+      assertIsoCountry(body.country, ['body', 'country']);
+      const kind = VOCABULARY_OF_TYPE[body.listing_type]!;
+      const name = body[kind as (typeof PUBLIC_VOCABULARY_FIELDS)[number]];
+      if (name === undefined) throw vocabRequired(kind);
+      const term = await resolveVocabulary(vocabularies, kind, name);
+      const now = clock.now();
+      return db.transaction().execute(async (tx) => {
+        const [id] = await listingsRepository(tx).insert([
+          {
+            org_id: owner.orgId,
+            created_by: owner.userId,
+            listing_type: body.listing_type,
+            [VOCABULARY_COLUMN[kind]]: term.id,
+            title: body.title,
+            description: body.description ?? null,
+            msn: body.msn ?? null,
+            condition: body.condition ?? null,
+            price_usd: body.price_usd ?? null,
+            country: body.country?.toUpperCase() ?? null,
+            manufacturer: body.manufacturer ?? null,
+            part_number: body.part_number ?? null,
+            cycles_remaining: body.cycles_remaining ?? null,
+            status: body.status ?? 'active',
+            created_at: now,
+            updated_at: now,
+          },
+        ]);
+        await recordAudit(tx, actor, {
+          orgId: owner.orgId,
+          action: 'listing.created',
+          entityType: 'listing',
+          entityId: id,
+          newState: body,
+        });
+        return detailOf(tx, id, owner.orgId);
+      });
+    },
+
+    async list(owner: Owner, query: Static<typeof ListingQuery>) {
+      const filters: ListingFilters = { listingType: query.listing_type, vocabulary: [] };
+      for (const field of PUBLIC_VOCABULARY_FIELDS) {
+        const name = query[field];
+        if (name === undefined || name.trim() === '') continue;
+        const term = await resolveVocabulary(vocabularies, field, name);
+        filters.vocabulary.push({ column: VOCABULARY_COLUMN[field], id: term.id });
+      }
+      // An empty text filter filters nothing (rather than dropping rows where the column is null).
+      if (query.condition) filters.conditionPattern = equalsPattern(query.condition);
+      if (query.country) filters.countryPattern = containsPattern(query.country);
+      if (query.search) filters.searchPattern = containsPattern(query.search);
+
+      const { rows, total } = await listingsRepository(db).pageOfActive(owner.orgId, filters, query.page, query.per_page);
+      const lookup = await loadVocabularyLookup(vocabularies, rows);
+      return {
+        items: rows.map((row) => toListingListItem(row, lookup)),
+        total,
+        page: query.page,
+        per_page: query.per_page,
+        pages: pageCount(total, query.per_page),
+      };
+    },
+
+    async get(owner: Owner, id: string) {
+      if (!isUuid(id)) throw listingNotFound();
+      return detailOf(db, id, owner.orgId);
+    },
+
+    async update(owner: Owner, actor: Actor, id: string, body: Static<typeof UpdateListingBody>) {
+      // Body checks come before the lookup (decisions.md section 1, step 13).
+      assertIsoCountry(body.country, ['body', 'country']);
+      const audience = body.audience ? canonicalAudience(body.audience) : body.audience;
+      if (!isUuid(id)) throw listingNotFound();
+      const listingType = await listingsRepository(db).findType(id, owner.orgId);
+      if (!listingType) throw listingNotFound();
+
+      const { keys, set } = sparseUpdate({ ...body, audience }, PATCH_FIELDS);
+      const changes: Record<string, unknown> = { ...set };
+      const vocabulary = await vocabularyChange(vocabularies, listingType, body);
+      if (vocabulary) changes[vocabulary.column] = vocabulary.id;
+      if (Object.keys(changes).length === 0) return detailOf(db, id, owner.orgId);
+
+      return db.transaction().execute(async (tx) => {
+        const before = await listingsRepository(tx).updateReturningPrevious(id, owner.orgId, changes, clock.now(), vocabulary?.column);
+        if (!before) throw listingNotFound();
+        const sent = body as Record<string, unknown>;
+        const previousState = previousValues(keys, PATCH_FIELDS, before);
+        const newState = Object.fromEntries(keys.map((key) => [key, sent[key]]));
+        if (vocabulary) {
+          previousState[vocabulary.field] = before.vocabulary_name ?? null;
+          newState[vocabulary.field] = sent[vocabulary.field];
+        }
+        const audit = { orgId: owner.orgId, entityType: 'listing', entityId: id } as const;
+        await recordAudit(tx, actor, { ...audit, action: 'listing.updated', previousState, newState });
+        if (audience !== undefined) {
+          const previousAudience = (before.audience as string[] | null) ?? null;
+          const action = audienceAuditAction('listing', previousAudience, audience);
+          if (action)
+            await recordAudit(tx, actor, { ...audit, action, previousState: { audience: previousAudience }, newState: { audience } });
+        }
+        return detailOf(tx, id, owner.orgId);
+      });
+    },
+
+    async remove(owner: Owner, actor: Actor, id: string, log: FastifyBaseLogger) {
+      if (!isUuid(id)) throw listingNotFound();
+      const deleted = await db.transaction().execute(async (tx) => {
+        const row = await listingsRepository(tx).deleteReturning(id, owner.orgId);
+        if (!row) throw listingNotFound();
+        const { title, msn, listing_type, status, country } = row;
+        await recordAudit(tx, actor, {
+          orgId: owner.orgId,
+          action: 'listing.deleted',
+          entityType: 'listing',
+          entityId: id,
+          previousState: { title, msn, listing_type, status, country },
+        });
+        return row;
+      });
+      // After the commit, best effort: a storage failure never undoes the delete.
+      await removeOwnedFiles(deps, 'listings', id, [...(deleted.documents ?? []), ...(deleted.images ?? [])], log);
+    },
+  };
+}
+
+export type ListingService = ReturnType<typeof listingService>;
+
+/**
+ * Operator import (decisions.md section 7): any type, any status, vocabulary by name (retired rows
+ * too: legacy records may name them). Every item is checked before anything is written; the
+ * problems of all items answer one 422 whose locs carry the item index.
+ */
+export async function importListings(deps: ListingServiceDeps, actor: Actor, body: Static<typeof ImportListingsBody>): Promise<string[]> {
+  const { db, clock, vocabularies } = deps;
+  const accounts = accountsRepository(db);
+  const org = await accounts.findOrganization(body.org_id);
+  if (!org) throw notFound('Organization');
+  const creator = await accounts.findUser(body.created_by);
+  if (creator?.org_id !== org.id) {
+    throw schemaError([
+      { type: 'value_error', loc: ['body', 'created_by'], msg: 'Value error, created_by must be a user of org_id', input: body.created_by },
+    ]);
+  }
+
+  const now = clock.now();
+  const errors: SchemaErrorItem[] = [];
+  const rows: NewListing[] = [];
+  const terms = new Map<string, string | undefined>();
+  for (const [index, item] of body.items.entries()) {
+    const loc = ['body', 'items', index];
+    const kind = VOCABULARY_OF_TYPE[item.listing_type];
+    const vocabulary: Partial<Record<string, string>> = {};
+    for (const field of IMPORT_VOCABULARY_FIELDS) {
+      const name = item[field];
+      if (name === undefined) continue;
+      if (field !== kind) {
+        errors.push({
+          type: 'extra_forbidden',
+          loc: [...loc, field],
+          msg: `Extra inputs are not permitted (not the vocabulary of listing_type '${item.listing_type}')`,
+          input: name,
+        });
+        continue;
+      }
+      const cacheKey = `${field}:${name.trim().toLowerCase()}`;
+      if (!terms.has(cacheKey)) terms.set(cacheKey, (await vocabularies.findByName(field, name))?.id);
+      const id = terms.get(cacheKey);
+      if (id) vocabulary[VOCABULARY_COLUMN[field]] = id;
+      else errors.push({ type: 'unknown_vocabulary', loc: [...loc, field], msg: `Unknown ${field} '${name}'`, input: name });
+    }
+    const badCountry = countryError(item.country, [...loc, 'country']);
+    if (badCountry) errors.push(badCountry);
+    let audience: string[] | null = null;
+    try {
+      audience = item.audience ? canonicalAudience(item.audience) : null;
+    } catch {
+      errors.push({
+        type: 'invalid_audience',
+        loc: [...loc, 'audience'],
+        msg: `audience values must be among: ${AUDIENCE_VALUES.join(', ')}`,
+        input: item.audience,
+      });
+    }
+    const createdAt = item.created_at ? new Date(item.created_at) : now;
+    rows.push({
+      id: randomUUID(), // chosen here so that `ids` answers in the order of `items`
+      org_id: org.id,
+      created_by: creator.id,
+      listing_type: item.listing_type,
+      ...vocabulary,
+      title: item.title,
+      description: item.description ?? null,
+      msn: item.msn ?? null,
+      condition: item.condition ?? null,
+      price_usd: item.price_usd ?? null,
+      country: item.country?.toUpperCase() ?? null,
+      manufacturer: item.manufacturer ?? null,
+      part_number: item.part_number ?? null,
+      cycles_remaining: item.cycles_remaining ?? null,
+      status: item.status ?? 'active',
+      audience,
+      audience_set_at: audience ? createdAt : null,
+      documents: item.documents ?? null,
+      images: item.images ?? null,
+      created_at: createdAt,
+      updated_at: createdAt,
+    });
+  }
+  if (errors.length > 0) throw schemaError(errors);
+
+  return db.transaction().execute(async (tx) => {
+    const ids = await listingsRepository(tx).insert(rows);
+    for (const row of rows) {
+      await recordAudit(tx, actor, {
+        orgId: org.id,
+        action: 'listing.imported',
+        entityType: 'listing',
+        entityId: row.id!,
+        newState: { listing_type: row.listing_type, title: row.title, status: row.status },
+      });
+    }
+    return ids;
+  });
+}

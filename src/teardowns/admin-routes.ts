@@ -1,0 +1,53 @@
+// Operator rows of the teardown resource, registered inside the /admin/v1 scope (same token, same errors).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Actor } from '../audit/record.js';
+import { businessErrorRef, plainErrorRef } from '../http/schemas.js';
+import { importTeardowns, setTeardownExpiry } from './admin-service.js';
+import { assertValidBody, teardownBodyItems } from './body-checks.js';
+import { AdminExpiryBody, AdminTeardownParams, ImportResult, ImportTeardownsBody, TeardownDetail } from './schemas.js';
+
+export async function teardownAdminRoutes(root: FastifyInstance) {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const { ctx } = app;
+  const tags = ['admin'];
+  const actor = (requestId: string): Actor => ({ kind: 'admin', requestId });
+
+  app.post(
+    '/import/teardowns',
+    {
+      attachValidation: true,
+      schema: {
+        operationId: 'adminImportTeardowns',
+        summary: 'Import teardowns, all or nothing; an invalid item is named by its index in loc',
+        tags,
+        body: ImportTeardownsBody,
+        response: { 201: ImportResult, 400: businessErrorRef, 404: businessErrorRef },
+      },
+    },
+    async (request, reply) => {
+      const items: unknown = (request.body as { items?: unknown } | undefined)?.items;
+      assertValidBody(
+        request,
+        Array.isArray(items) ? items.flatMap((item, index) => teardownBodyItems(item, ['body', 'items', index])) : [],
+      );
+      const ids = await importTeardowns(ctx, actor(request.id), request.body);
+      return reply.code(201).send({ ids });
+    },
+  );
+
+  app.patch(
+    '/teardowns/:id',
+    {
+      schema: {
+        operationId: 'adminSetTeardownExpiry',
+        summary: "Change a teardown's expires_at (the auto-archive job archives it once reached)",
+        tags,
+        params: AdminTeardownParams,
+        body: AdminExpiryBody,
+        response: { 200: TeardownDetail, 404: plainErrorRef },
+      },
+    },
+    async (request) => setTeardownExpiry(ctx, actor(request.id), request.params.id, request.body.expires_at),
+  );
+}

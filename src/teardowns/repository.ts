@@ -1,0 +1,177 @@
+// The SQL of the teardown aggregate. Every mutation is one statement whose WHERE clause carries
+// the invariant (organization, allowed statuses); the previous values an audit row needs come
+// from a locked sub-select of the same statement, never from an earlier read.
+import { type Kysely, sql } from 'kysely';
+import type { DB, NewTeardown, TeardownRow, TeardownUpdate } from '../db/schema.js';
+import type { ListRow } from './view.js';
+
+export interface ListFilters {
+  assetType?: string;
+  aircraftTypeId?: string;
+  engineModelId?: string;
+  /** Undefined: every status except archived. */
+  statuses?: string[];
+  /** LIKE patterns, already escaped. */
+  countryPattern?: string;
+  searchPattern?: string;
+}
+
+export type SortColumn = 'created_at' | 'msn' | 'status' | 'country' | 'start_date' | 'asset_type';
+
+export interface ListWindow {
+  sortColumn: SortColumn;
+  direction: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+const LIST_COLUMNS = [
+  'id',
+  'org_id',
+  'asset_type',
+  'aircraft_type_id',
+  'msn',
+  'tail_number',
+  'status',
+  'location',
+  'country',
+  'description',
+  'published_at',
+  'created_at',
+] as const;
+
+export interface PatchBefore {
+  msn: string | null;
+  tail_number: string | null;
+  description: string | null;
+  audience: string[] | null;
+}
+
+export function teardownRepository(db: Kysely<DB>) {
+  /** The caller's teardowns matching the filters; the org_id lead lets the (org_id, <sort>, id) indexes serve. */
+  function matching(orgId: string, f: ListFilters) {
+    let query = db.selectFrom('teardowns').where('org_id', '=', orgId);
+    query = f.statuses ? query.where('status', 'in', f.statuses) : query.where('status', '<>', 'archived');
+    if (f.assetType) query = query.where('asset_type', '=', f.assetType);
+    if (f.aircraftTypeId) query = query.where('aircraft_type_id', '=', f.aircraftTypeId);
+    if (f.engineModelId) query = query.where('engine_model_id', '=', f.engineModelId);
+    if (f.countryPattern) query = query.where('country', 'ilike', f.countryPattern);
+    const search = f.searchPattern;
+    if (search) {
+      query = query.where((eb) =>
+        eb.or([eb('msn', 'ilike', search), eb('tail_number', 'ilike', search), eb('description', 'ilike', search)]),
+      );
+    }
+    return query;
+  }
+
+  /** A sub-select locking one owned row, so a statement reads the values it is about to replace. */
+  const lockedRow = (orgId: string, id: string) => db.selectFrom('teardowns').where('id', '=', id).where('org_id', '=', orgId).forUpdate();
+
+  return {
+    async find(orgId: string, id: string): Promise<TeardownRow | undefined> {
+      return db.selectFrom('teardowns').selectAll().where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+    },
+
+    async insert(values: NewTeardown): Promise<TeardownRow> {
+      return db.insertInto('teardowns').values(values).returningAll().executeTakeFirstOrThrow();
+    },
+
+    async insertMany(values: NewTeardown[]): Promise<void> {
+      await db.insertInto('teardowns').values(values).execute();
+    },
+
+    async count(orgId: string, filters: ListFilters): Promise<number> {
+      const row = await matching(orgId, filters)
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow();
+      return Number(row.total);
+    },
+
+    /** One page, ordered by the sort column then id in the same direction, so pages never overlap. */
+    async page(orgId: string, filters: ListFilters, w: ListWindow): Promise<ListRow[]> {
+      return matching(orgId, filters)
+        .select(LIST_COLUMNS)
+        .orderBy(w.sortColumn, w.direction)
+        .orderBy('id', w.direction)
+        .limit(w.limit)
+        .offset(w.offset)
+        .execute();
+    },
+
+    /** Writes a sparse update; returns the new row and the values it replaced, or undefined when not owned. */
+    async update(
+      orgId: string,
+      id: string,
+      values: TeardownUpdate,
+      audience?: { value: string[] | null; now: Date },
+    ): Promise<{ row: TeardownRow; before: PatchBefore } | undefined> {
+      const set: TeardownUpdate = { ...values };
+      if (audience) {
+        set.audience = audience.value;
+        // audience_set_at moves only when the audience really changes (clearing counts as a change).
+        set.audience_set_at = sql<Date>`CASE WHEN teardowns.audience IS DISTINCT FROM ${audience.value}::text[]
+          THEN ${audience.now}::timestamptz ELSE teardowns.audience_set_at END` as never;
+      }
+      const result = await db
+        .updateTable('teardowns')
+        .from(lockedRow(orgId, id).select(['id', 'msn', 'tail_number', 'description', 'audience']).as('prev'))
+        .set(set)
+        .whereRef('teardowns.id', '=', 'prev.id')
+        .returningAll('teardowns')
+        .returning([
+          'prev.msn as prev_msn',
+          'prev.tail_number as prev_tail_number',
+          'prev.description as prev_description',
+          'prev.audience as prev_audience',
+        ])
+        .executeTakeFirst();
+      if (!result) return undefined;
+      const { prev_msn, prev_tail_number, prev_description, prev_audience, ...row } = result;
+      return { row, before: { msn: prev_msn, tail_number: prev_tail_number, description: prev_description, audience: prev_audience } };
+    },
+
+    /** Moves the status only when it is one of `from`; undefined when nothing moved. */
+    async transition(
+      orgId: string,
+      id: string,
+      from: readonly string[],
+      values: TeardownUpdate,
+    ): Promise<{ id: string; status: string; previous_status: string } | undefined> {
+      return db
+        .updateTable('teardowns')
+        .from(lockedRow(orgId, id).select(['id', 'status']).as('prev'))
+        .set(values)
+        .whereRef('teardowns.id', '=', 'prev.id')
+        .where(sql<boolean>`teardowns.status = ANY(${[...from]}::text[])`)
+        .returning(['teardowns.id', 'teardowns.status', 'prev.status as previous_status'])
+        .executeTakeFirst();
+    },
+
+    async statusOf(orgId: string, id: string): Promise<string | undefined> {
+      const row = await db.selectFrom('teardowns').select('status').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+      return row?.status;
+    },
+
+    async delete(orgId: string, id: string): Promise<TeardownRow | undefined> {
+      return db.deleteFrom('teardowns').where('id', '=', id).where('org_id', '=', orgId).returningAll().executeTakeFirst();
+    },
+
+    /** Operator change of expires_at, whatever the organization. */
+    async setExpiry(id: string, expiresAt: Date, now: Date): Promise<{ row: TeardownRow; previousExpiresAt: Date } | undefined> {
+      const result = await db
+        .updateTable('teardowns')
+        .from(db.selectFrom('teardowns').select(['id', 'expires_at']).where('id', '=', id).forUpdate().as('prev'))
+        .set({ expires_at: expiresAt, updated_at: now })
+        .whereRef('teardowns.id', '=', 'prev.id')
+        .returningAll('teardowns')
+        .returning('prev.expires_at as previous_expires_at')
+        .executeTakeFirst();
+      if (!result) return undefined;
+      const { previous_expires_at, ...row } = result;
+      return { row, previousExpiresAt: previous_expires_at };
+    },
+  };
+}
+
+export type TeardownRepository = ReturnType<typeof teardownRepository>;

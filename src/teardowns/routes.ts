@@ -1,0 +1,150 @@
+// The partner endpoints of the teardown resource, under /public/v1 behind the API-key chain.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { apiActor } from '../audit/record.js';
+import { Page } from '../http/schemas.js';
+import { assertValidBody, teardownBodyItems } from './body-checks.js';
+import {
+  CreateTeardownBody,
+  errorResponses,
+  ListTeardownsQuery,
+  TeardownDetail,
+  TeardownListItem,
+  TeardownParams,
+  TransitionBody,
+  TransitionResult,
+  UpdateTeardownBody,
+} from './schemas.js';
+import { createTeardown, deleteTeardown, getTeardown, listTeardowns, transitionTeardown, updateTeardown } from './service.js';
+
+/** The authenticated caller; the hook has run, so auth is always set on these routes. */
+function callerOf(request: FastifyRequest) {
+  const auth = request.auth;
+  if (!auth) throw new Error('teardown route reached without authentication');
+  return auth;
+}
+
+export async function teardownRoutes(root: FastifyInstance) {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const { ctx } = app;
+  const tags = ['teardowns'];
+  const seller = { capability: 'seller' as const };
+
+  app.post(
+    '/teardowns',
+    {
+      config: seller,
+      // Cross-field checks (date order, ISO country) join the schema's items in one 422.
+      attachValidation: true,
+      schema: {
+        operationId: 'createTeardown',
+        summary: 'Create a teardown (published at once)',
+        tags,
+        body: CreateTeardownBody,
+        response: { 201: TeardownDetail, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      assertValidBody(request, teardownBodyItems(request.body));
+      const caller = callerOf(request);
+      const detail = await createTeardown(ctx, apiActor(request), caller.orgId, caller.userId, request.body);
+      return reply.code(201).send(detail);
+    },
+  );
+
+  app.get(
+    '/teardowns',
+    {
+      schema: {
+        operationId: 'listTeardowns',
+        summary: "List the caller's teardowns",
+        tags,
+        querystring: ListTeardownsQuery,
+        response: { 200: Page(TeardownListItem), ...errorResponses },
+      },
+    },
+    async (request) => listTeardowns(ctx, callerOf(request).orgId, request.query),
+  );
+
+  app.get(
+    '/teardowns/:teardown_id',
+    {
+      schema: {
+        operationId: 'getTeardown',
+        summary: 'Read one teardown (any status, legacy asset types included)',
+        tags,
+        params: TeardownParams,
+        response: { 200: TeardownDetail, ...errorResponses },
+      },
+    },
+    async (request) => getTeardown(ctx, callerOf(request).orgId, request.params.teardown_id),
+  );
+
+  app.patch(
+    '/teardowns/:teardown_id',
+    {
+      config: seller,
+      attachValidation: true,
+      schema: {
+        operationId: 'updateTeardown',
+        summary: 'Sparse update; null clears the nullable fields',
+        tags,
+        params: TeardownParams,
+        body: UpdateTeardownBody,
+        response: { 200: TeardownDetail, ...errorResponses },
+      },
+    },
+    async (request) => {
+      // A PATCH sent without any body is the empty update, not a malformed one.
+      if (request.body === undefined) request.validationError = undefined;
+      assertValidBody(request, teardownBodyItems(request.body));
+      const caller = callerOf(request);
+      return updateTeardown(ctx, apiActor(request), caller.orgId, request.params.teardown_id, request.body ?? {});
+    },
+  );
+
+  app.post(
+    '/teardowns/transition/:teardown_id',
+    {
+      config: seller,
+      schema: {
+        operationId: 'transitionTeardown',
+        summary: 'Lifecycle transition (start_processing, complete, unpublish, archive, restore, submit; admin: approve, reject, suspend)',
+        tags,
+        params: TeardownParams,
+        body: TransitionBody,
+        response: {
+          200: TransitionResult,
+          ...errorResponses,
+          400: Type.Unsafe({
+            description:
+              'Refused transition, admin-only action, reject without reason, unknown action (plain-string detail); or an authentication error.',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return transitionTeardown(ctx, apiActor(request), caller, request.params.teardown_id, request.body);
+    },
+  );
+
+  app.delete(
+    '/teardowns/:teardown_id',
+    {
+      config: seller,
+      schema: {
+        operationId: 'deleteTeardown',
+        summary: 'Hard delete (audited); stored files are removed best effort',
+        tags,
+        params: TeardownParams,
+        response: { 204: Type.Null({ description: 'Deleted; empty body.' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await deleteTeardown(ctx, apiActor(request), callerOf(request).orgId, request.params.teardown_id, request.log);
+      return reply.code(204).send(null);
+    },
+  );
+}

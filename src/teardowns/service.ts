@@ -1,0 +1,307 @@
+// The rules of the teardown resource (partner-api.md, decisions.md sections 2 and 3). Routes
+// hand in validated bodies; SQL lives in the repository; audit rows commit with their mutation.
+import type { Static } from '@sinclair/typebox';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Actor, recordAudit } from '../audit/record.js';
+import type { AppContext } from '../context.js';
+import type { TeardownRow, TeardownUpdate } from '../db/schema.js';
+import { removeOwnedFiles } from '../files/ownership.js';
+import { audienceAuditAction, canonicalAudience } from '../http/audience.js';
+import { invalidStatus, type SchemaErrorItem, schemaError, teardownNotFound, transitionRefused, vocabRequired } from '../http/errors.js';
+import { isUuid } from '../http/ids.js';
+import { containsPattern, pageCount } from '../http/listing-query.js';
+import { type PatchFields, sparseUpdate } from '../http/sparse-update.js';
+import { loadVocabularyLookup } from '../vocabularies/attach.js';
+import { resolveVocabulary } from '../vocabularies/resolve.js';
+import { endBeforeStartItem } from './body-checks.js';
+import { teardownRepository } from './repository.js';
+import { type CreateTeardownBody, type ListTeardownsQuery, SORT_COLUMNS, type TransitionBody, type UpdateTeardownBody } from './schemas.js';
+import { ACTIONS, CREATE_STATUS_VALUES, CREATE_STATUSES, findMove, statusLabel } from './state-machine.js';
+import { toDetail, toListItem } from './view.js';
+
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store'>;
+export type TeardownDetailView = ReturnType<typeof toDetail>;
+
+const DAY_MS = 86_400_000;
+const CHECK_VIOLATION = '23514';
+
+/** A path id that is not a UUID names no teardown: the same plain 404 as an unknown one. */
+function assertTeardownId(id: string): void {
+  if (!isUuid(id)) throw teardownNotFound();
+}
+
+export const expiryFrom = (ctx: Pick<AppContext, 'config'>, now: Date) => new Date(now.getTime() + ctx.config.teardownTtlDays * DAY_MS);
+
+export async function detailOf(ctx: Pick<AppContext, 'vocabularies'>, row: TeardownRow): Promise<TeardownDetailView> {
+  return toDetail(row, await loadVocabularyLookup(ctx.vocabularies, [row]));
+}
+
+/** The vocabulary field each creatable asset type reads; the other one is ignored. */
+const VOCABULARY_OF = { aircraft: 'aircraft_type', engine: 'engine_model' } as const;
+
+export async function createTeardown(ctx: Ctx, actor: Actor, orgId: string, createdBy: string, body: Static<typeof CreateTeardownBody>) {
+  if (!Object.hasOwn(CREATE_STATUSES, body.status)) throw invalidStatus(body.status, CREATE_STATUS_VALUES);
+  const status = CREATE_STATUSES[body.status as keyof typeof CREATE_STATUSES];
+  const field = VOCABULARY_OF[body.asset_type];
+  const name = body[field];
+  if (name === undefined || name.trim() === '') throw vocabRequired(field);
+  const term = await resolveVocabulary(ctx.vocabularies, field, name);
+
+  const now = ctx.clock.now();
+  const aircraft = body.asset_type === 'aircraft';
+  const row = await ctx.db.transaction().execute(async (tx) => {
+    const created = await teardownRepository(tx).insert({
+      org_id: orgId,
+      created_by: createdBy,
+      asset_type: body.asset_type,
+      aircraft_type_id: aircraft ? term.id : null,
+      engine_model_id: aircraft ? null : term.id,
+      tail_number: body.tail_number ?? null,
+      msn: body.msn ?? null,
+      traceability: aircraft ? (body.traceability ?? null) : null,
+      incident_related: aircraft ? (body.incident_related ?? null) : null,
+      start_date: body.start_date,
+      end_date: body.end_date ?? null,
+      status,
+      description: body.description ?? null,
+      location: body.location,
+      country: body.country.toUpperCase(),
+      published_at: now,
+      expires_at: expiryFrom(ctx, now),
+      created_at: now,
+      updated_at: now,
+    });
+    await recordAudit(tx, actor, { orgId, action: 'teardown.created', entityType: 'teardown', entityId: created.id, newState: body });
+    return created;
+  });
+  return detailOf(ctx, row);
+}
+
+const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
+
+export async function listTeardowns(ctx: Ctx, orgId: string, q: Static<typeof ListTeardownsQuery>) {
+  const statusCsv = blankToUndefined(q.status);
+  const aircraftType = blankToUndefined(q.aircraft_type);
+  const engineModel = blankToUndefined(q.engine_model);
+  const country = blankToUndefined(q.country);
+  const search = blankToUndefined(q.search);
+  const filters = {
+    assetType: q.asset_type,
+    statuses: statusCsv ? [...new Set(statusCsv.split(',').map((s) => s.trim()))] : undefined,
+    aircraftTypeId: aircraftType ? (await resolveVocabulary(ctx.vocabularies, 'aircraft_type', aircraftType)).id : undefined,
+    engineModelId: engineModel ? (await resolveVocabulary(ctx.vocabularies, 'engine_model', engineModel)).id : undefined,
+    countryPattern: country ? containsPattern(country) : undefined,
+    searchPattern: search ? containsPattern(search) : undefined,
+  };
+  const repo = teardownRepository(ctx.db);
+  // A page far past the end asks for nothing; the cap only keeps the OFFSET a valid bigint.
+  const offset = Math.min((q.page - 1) * q.per_page, Number.MAX_SAFE_INTEGER);
+  const [total, rows] = await Promise.all([
+    repo.count(orgId, filters),
+    repo.page(orgId, filters, { sortColumn: SORT_COLUMNS[q.sort_by], direction: q.sort_dir, limit: q.per_page, offset }),
+  ]);
+  const vocabulary = await loadVocabularyLookup(ctx.vocabularies, rows);
+  return {
+    items: rows.map((r) => toListItem(r, vocabulary)),
+    total,
+    page: q.page,
+    per_page: q.per_page,
+    pages: pageCount(total, q.per_page),
+  };
+}
+
+export async function getTeardown(ctx: Ctx, orgId: string, id: string) {
+  assertTeardownId(id);
+  const row = await teardownRepository(ctx.db).find(orgId, id);
+  if (!row) throw teardownNotFound();
+  return detailOf(ctx, row);
+}
+
+type PatchBody = Static<typeof UpdateTeardownBody>;
+
+/** Rules a PATCH can only be judged by against the stored row (its asset type and dates). */
+function storedRowItems(current: TeardownRow, body: PatchBody): SchemaErrorItem[] {
+  const items: SchemaErrorItem[] = [];
+  if (current.asset_type === 'engine') {
+    for (const field of ['traceability', 'incident_related'] as const) {
+      if (body[field] !== undefined) {
+        items.push({
+          type: 'extra_forbidden',
+          loc: ['body', field],
+          msg: 'Extra inputs are not permitted (not part of the engine form)',
+          input: body[field],
+        });
+      }
+    }
+  }
+  const start = body.start_date ?? current.start_date;
+  const end = body.end_date !== undefined ? body.end_date : current.end_date;
+  // When both were sent the route has judged them already; here one side is the stored value.
+  if (end !== null && end < start && (body.start_date === undefined || body.end_date === undefined)) {
+    items.push(endBeforeStartItem(['body'], body.end_date !== undefined ? 'end_date' : 'start_date', start, end));
+  }
+  return items;
+}
+
+/** PATCH keys written as they are (country upper-cased); vocabulary and audience have their own rules. */
+const PATCH_FIELDS: PatchFields<string> = {
+  ...Object.fromEntries(
+    [
+      'tail_number',
+      'msn',
+      'traceability',
+      'description',
+      'location',
+      'start_date',
+      'end_date',
+      'incident_related',
+      'images',
+      'documents',
+    ].map((column) => [column, { column }]),
+  ),
+  country: { column: 'country', toColumn: (value) => String(value).toUpperCase() },
+};
+
+export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, body: PatchBody) {
+  assertTeardownId(id);
+  const repo = teardownRepository(ctx.db);
+  // asset_type never changes, so reading it before the write cannot race with another writer.
+  const current = await repo.find(orgId, id);
+  if (!current) throw teardownNotFound();
+
+  const problems = storedRowItems(current, body);
+  if (problems.length > 0) throw schemaError(problems);
+  const audience = body.audience === undefined ? undefined : body.audience === null ? null : canonicalAudience(body.audience);
+
+  const values = sparseUpdate(body, PATCH_FIELDS).set as TeardownUpdate;
+  const field = current.asset_type === 'aircraft' || current.asset_type === 'engine' ? VOCABULARY_OF[current.asset_type] : undefined;
+  const name = field ? body[field] : undefined;
+  if (field && name !== undefined) {
+    const term = await resolveVocabulary(ctx.vocabularies, field, name);
+    values[field === 'aircraft_type' ? 'aircraft_type_id' : 'engine_model_id'] = term.id;
+  }
+  // Nothing to write (an empty body, or only the other asset type's ignored field): no UPDATE, no audit.
+  if (Object.keys(values).length === 0 && audience === undefined) return detailOf(ctx, current);
+
+  const now = ctx.clock.now();
+  values.updated_at = now;
+  const row = await ctx.db
+    .transaction()
+    .execute(async (tx) => {
+      const result = await teardownRepository(tx).update(orgId, id, values, audience === undefined ? undefined : { value: audience, now });
+      if (!result) throw teardownNotFound();
+      const { before } = result;
+      await recordAudit(tx, actor, {
+        orgId,
+        action: 'teardown.updated',
+        entityType: 'teardown',
+        entityId: id,
+        previousState: { msn: before.msn, registration: before.tail_number, description: before.description },
+        newState: body,
+      });
+      const audienceAction = audience === undefined ? undefined : audienceAuditAction('teardown', before.audience, audience);
+      if (audienceAction) {
+        await recordAudit(tx, actor, {
+          orgId,
+          action: audienceAction,
+          entityType: 'teardown',
+          entityId: id,
+          previousState: { audience: before.audience },
+          newState: { audience },
+        });
+      }
+      return result.row;
+    })
+    .catch((err: unknown) => {
+      // A concurrent PATCH moved the other date in between: the table's CHECK has the last word.
+      if ((err as { code?: string }).code === CHECK_VIOLATION) {
+        const field = body.end_date !== undefined ? 'end_date' : 'start_date';
+        throw schemaError([
+          {
+            type: 'value_error',
+            loc: ['body', field],
+            msg: 'Value error, end_date must not be before start_date',
+            input: body[field],
+            ctx: { error: 'end_date before start_date' },
+          },
+        ]);
+      }
+      throw err;
+    });
+  return detailOf(ctx, row);
+}
+
+export async function transitionTeardown(
+  ctx: Ctx,
+  actor: Actor,
+  who: { orgId: string; capabilities: string[] },
+  id: string,
+  body: Static<typeof TransitionBody>,
+) {
+  const { action } = body;
+  const move = findMove(action);
+  if (!move) throw transitionRefused(`Unknown action '${action}'. Valid actions: ${ACTIONS.join(', ')}`);
+  if (move.admin && !who.capabilities.includes('admin')) throw transitionRefused(`Action '${action}' requires an admin role`);
+  const reason = body.reason?.trim() || undefined;
+  if (move.requiresReason && !reason) throw transitionRefused(`Action '${action}' requires a reason`);
+  assertTeardownId(id);
+
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (tx) => {
+    const repo = teardownRepository(tx);
+    const moved = await repo.transition(who.orgId, id, move.from, {
+      status: move.to,
+      updated_at: now,
+      ...(move.republish ? { published_at: now, expires_at: expiryFrom(ctx, now) } : {}),
+    });
+    if (moved) {
+      await recordAudit(tx, actor, {
+        orgId: who.orgId,
+        action: `teardown.${action}`,
+        entityType: 'teardown',
+        entityId: id,
+        previousState: { status: moved.previous_status },
+        newState: { status: moved.status },
+        metadata: reason ? { reason } : {},
+      });
+      return { id: moved.id, status: moved.status, previous_status: move.admin ? moved.previous_status : null };
+    }
+    const current = await repo.statusOf(who.orgId, id);
+    if (!current) throw teardownNotFound();
+    if (action === 'archive' && current === 'archived') return { id, status: current, previous_status: null };
+    throw transitionRefused(`Invalid transition: action '${action}' is not allowed from status '${current}'`);
+  });
+}
+
+export async function deleteTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, log: FastifyBaseLogger): Promise<void> {
+  assertTeardownId(id);
+  const row = await ctx.db.transaction().execute(async (tx) => {
+    const deleted = await teardownRepository(tx).delete(orgId, id);
+    if (!deleted) throw teardownNotFound();
+    await recordAudit(tx, actor, {
+      orgId,
+      action: 'teardown.deleted',
+      entityType: 'teardown',
+      entityId: id,
+      previousState: {
+        tail_number: deleted.tail_number,
+        msn: deleted.msn,
+        status: deleted.status,
+        teardown_status_label: statusLabel(deleted.status),
+        start_date: deleted.start_date,
+        country: deleted.country,
+      },
+    });
+    return deleted;
+  });
+  // Files go only once the row is gone for good; a failure here never fails the call.
+  const urls = [
+    ...(row.documents ?? []),
+    ...(row.images ?? []),
+    row.harvest_list,
+    row.occm,
+    row.aircraft_details_doc,
+    row.non_incident_statement,
+  ];
+  await removeOwnedFiles(ctx, 'teardowns', id, urls, log);
+}

@@ -1,0 +1,79 @@
+// Row → the two response shapes: the detail shape (create, PATCH, GET by id) and the list item
+// shape, which keeps the legacy names id / registration / location_country.
+import type { TeardownRow } from '../db/schema.js';
+import type { VocabularyLookup } from '../vocabularies/attach.js';
+import { statusLabel } from './state-machine.js';
+
+export function toDetail(row: TeardownRow, vocabulary: VocabularyLookup) {
+  const apu = vocabulary(row, 'apu_model');
+  const landingGear = vocabulary(row, 'landing_gear_type');
+  return {
+    teardown_id: row.id,
+    org_id: row.org_id,
+    created_by: row.created_by,
+    asset_type: row.asset_type,
+    ...(row.aircraft_type_id ? { aircraft_type_id: row.aircraft_type_id } : {}),
+    // Each object only under the asset's own type (decisions.md section 3); legacy types add theirs.
+    aircraft_type: row.asset_type === 'aircraft' ? vocabulary(row, 'aircraft_type') : null,
+    engine_model: row.asset_type === 'engine' ? vocabulary(row, 'engine_model') : null,
+    ...(apu ? { apu_model: apu } : {}),
+    ...(landingGear ? { landing_gear_type: landingGear } : {}),
+    tail_number: row.tail_number,
+    msn: row.msn,
+    traceability: row.traceability,
+    incident_related: row.incident_related,
+    start_date: row.start_date,
+    end_date: row.end_date,
+    status: row.status,
+    teardown_status_label: statusLabel(row.status),
+    description: row.description,
+    location: row.location,
+    country: row.country,
+    audience: row.audience,
+    ...(row.audience_set_at ? { audience_set_at: row.audience_set_at } : {}),
+    documents: row.documents,
+    images: row.images,
+    harvest_list: row.harvest_list,
+    occm: row.occm,
+    aircraft_details_doc: row.aircraft_details_doc,
+    non_incident_statement: row.non_incident_statement,
+    published_at: row.published_at,
+    expires_at: row.expires_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export type ListRow = Pick<
+  TeardownRow,
+  | 'id'
+  | 'org_id'
+  | 'asset_type'
+  | 'aircraft_type_id'
+  | 'msn'
+  | 'tail_number'
+  | 'status'
+  | 'location'
+  | 'country'
+  | 'description'
+  | 'published_at'
+  | 'created_at'
+>;
+
+export function toListItem(row: ListRow, vocabulary: VocabularyLookup) {
+  return {
+    id: row.id,
+    org_id: row.org_id,
+    asset_type: row.asset_type,
+    aircraft_type: vocabulary(row, 'aircraft_type'),
+    msn: row.msn,
+    registration: row.tail_number,
+    status: row.status,
+    teardown_status_label: statusLabel(row.status),
+    location: row.location,
+    location_country: row.country,
+    description: row.description,
+    published_at: row.published_at,
+    created_at: row.created_at,
+  };
+}

@@ -1,0 +1,40 @@
+// Records point at vocabulary rows by id, one column per kind; responses show the row as an object
+// under the kind's field name. This loads the rows a batch of records needs in one query.
+import type { VocabularyKind, VocabularyRepository, VocabularyView } from './repository.js';
+import { toVocabularyView } from './repository.js';
+
+export interface VocabularyRefs {
+  aircraft_type_id: string | null;
+  engine_model_id: string | null;
+  apu_model_id: string | null;
+  landing_gear_type_id: string | null;
+}
+
+export const VOCABULARY_COLUMN = {
+  aircraft_type: 'aircraft_type_id',
+  engine_model: 'engine_model_id',
+  apu_model: 'apu_model_id',
+  landing_gear_type: 'landing_gear_type_id',
+} as const satisfies Record<VocabularyKind, keyof VocabularyRefs>;
+
+/** Answers the vocabulary object of a record for a kind, or null when the record names none. */
+export type VocabularyLookup = (record: Partial<VocabularyRefs>, kind: VocabularyKind) => VocabularyView | null;
+
+export async function loadVocabularyLookup(
+  repo: Pick<VocabularyRepository, 'byIds'>,
+  records: Partial<VocabularyRefs>[],
+): Promise<VocabularyLookup> {
+  const ids: string[] = [];
+  for (const record of records) {
+    for (const column of Object.values(VOCABULARY_COLUMN)) {
+      const id = record[column];
+      if (id) ids.push(id);
+    }
+  }
+  const rows = await repo.byIds(ids);
+  return (record, kind) => {
+    const id = record[VOCABULARY_COLUMN[kind]];
+    const row = id ? rows.get(id) : undefined;
+    return row ? toVocabularyView(row) : null;
+  };
+}
