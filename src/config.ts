@@ -1,16 +1,17 @@
 // The only module that reads process.env: one schema, parsed once at boot, passed down as a value.
-import { type Static, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
 const MB = 1024 * 1024;
 
-const Int = (def: number, min = 0) => Type.Integer({ default: def, minimum: min });
+const Int = (def: number, min = 0, max?: number) =>
+  Type.Integer({ default: def, minimum: min, ...(max === undefined ? {} : { maximum: max }) });
 const Bool = (def: boolean) => Type.Boolean({ default: def });
 const Text = (def: string) => Type.String({ default: def, minLength: 1 });
 const Optional = (schema = Type.String({ minLength: 1 })) => Type.Optional(schema);
 
 const EnvSchema = Type.Object({
-  PORT: Int(8080, 0),
+  PORT: Int(8080, 0, 65535),
   HOST: Text('127.0.0.1'),
   DATA_DIR: Text('./data'),
   DATABASE_URL: Optional(),
@@ -73,7 +74,12 @@ export interface Config {
   demoOnFirstStart: boolean;
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Variables whose values never appear in an error message (it goes to the terminal and to logs). */
+const SECRETS = new Set(['ADMIN_TOKEN', 'DATABASE_URL', 'REDIS_URL', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']);
 
 /** Parses an environment (process.env by default) into a Config, or throws a ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -82,17 +88,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const value = env[key];
     if (value !== undefined && value !== '') raw[key] = value;
   }
-  const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
-  const errors = [...Value.Errors(EnvSchema, converted)];
-  if (errors.length > 0) {
-    const lines = errors.map((e) => `  ${e.path.slice(1) || '(root)'}: ${e.message} (got ${JSON.stringify(env[e.path.slice(1)])})`);
+  const given = new Set(Object.keys(raw)); // Default and Convert below fill and change `raw` in place
+  const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw)) as Record<string, unknown>;
+  const problems = new Map<string, string>();
+  for (const [name, schema] of Object.entries(EnvSchema.properties) as [
+    string,
+    TSchema & { type?: string; anyOf?: { const: string }[] },
+  ][]) {
+    if (!given.has(name)) continue;
+    // TypeBox would truncate '80.5' to 80: an integer setting must be written as one.
+    if (schema.type === 'integer' && !/^\s*\d+\s*$/.test(String(env[name]))) problems.set(name, 'Expected an integer');
+    if (schema.anyOf && !schema.anyOf.some((s) => s.const === converted[name])) {
+      problems.set(name, `Expected one of ${schema.anyOf.map((s) => s.const).join(', ')}`);
+    }
+  }
+  for (const e of Value.Errors(EnvSchema, converted)) {
+    const name = e.path.slice(1);
+    if (!problems.has(name)) problems.set(name, e.message);
+  }
+  if (problems.size > 0) {
+    const shown = (name: string) => (SECRETS.has(name) ? '(value hidden)' : `(got ${JSON.stringify(env[name])})`);
+    const lines = [...problems].map(([name, message]) => `  ${name || '(root)'}: ${message} ${shown(name)}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = converted as Env;
-  if (e.S3_BUCKET && !e.STORAGE_URL && !e.S3_ENDPOINT) {
-    // Without an endpoint the public base defaults to AWS's virtual-hosted address below.
-  }
   const publicHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  // Without STORAGE_URL: the service itself for local files, else the bucket's own address.
   const defaultPublicUrl = e.S3_BUCKET
     ? e.S3_ENDPOINT
       ? `${e.S3_ENDPOINT.replace(/\/$/, '')}/${e.S3_BUCKET}`

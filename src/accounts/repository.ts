@@ -50,8 +50,10 @@ export function accountsRepository(db: Database) {
       return db.updateTable('organizations').set({ ...input, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirst();
     },
 
-    async findOrganization(id: string): Promise<Organization | undefined> {
-      return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    /** `forUpdate` locks the row until the transaction ends, so an audit's previous state is the one replaced. */
+    async findOrganization(id: string, forUpdate = false): Promise<Organization | undefined> {
+      const query = db.selectFrom('organizations').selectAll().where('id', '=', id);
+      return (forUpdate ? query.forUpdate() : query).executeTakeFirst();
     },
 
     async listOrganizations(): Promise<Organization[]> {
@@ -79,8 +81,9 @@ export function accountsRepository(db: Database) {
       return db.updateTable('users').set(set).where('id', '=', id).returningAll().executeTakeFirst();
     },
 
-    async findUser(id: string): Promise<User | undefined> {
-      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    async findUser(id: string, forUpdate = false): Promise<User | undefined> {
+      const query = db.selectFrom('users').selectAll().where('id', '=', id);
+      return (forUpdate ? query.forUpdate() : query).executeTakeFirst();
     },
 
     async listUsers(orgId: string): Promise<User[]> {
@@ -112,18 +115,28 @@ export function accountsRepository(db: Database) {
       return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
     },
 
-    /** Revokes a key; revoking a revoked key changes nothing and still answers the row. */
-    async revokeKey(id: string, now: Date, reason: string): Promise<ApiKeyRow | undefined> {
-      await db.updateTable('api_keys').set({ revoked_at: now, revoked_reason: reason }).where('id', '=', id).where('revoked_at', 'is', null).execute();
-      return this.findKey(id);
+    /** Revokes a key; revoking a revoked key changes nothing (`changed: false`) and still answers the row. */
+    async revokeKey(id: string, now: Date, reason: string): Promise<{ row: ApiKeyRow; changed: boolean } | undefined> {
+      const revoked = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: now, revoked_reason: reason })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (revoked) return { row: revoked, changed: true };
+      const row = await this.findKey(id);
+      return row && { row, changed: false };
     },
 
     /**
      * Replaces a live key by a new one with the same minter, name and expiry. The conditional
-     * update makes two concurrent rotations of one key produce exactly one successor.
+     * update makes two concurrent rotations of one key produce exactly one successor. Inside a
+     * caller's transaction it joins it (so the caller's audit row commits with it), else opens one.
      */
     async rotateKey(id: string, now: Date): Promise<MintedKey | 'not_found' | 'not_active'> {
-      return db.transaction().execute(async (tx) => {
+      const atomically = <T>(work: (tx: Database) => Promise<T>) => (db.isTransaction ? work(db) : db.transaction().execute(work));
+      return atomically(async (tx) => {
         const old = await tx
           .updateTable('api_keys')
           .set({ rotated_at: now })

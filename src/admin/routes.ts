@@ -2,40 +2,31 @@
 // Resource features keep their own admin rows (imports, expiry) beside them and are registered at the end.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accountsRepository, toKeyView } from '../accounts/repository.js';
-import { type Actor, recordAudit } from '../audit/record.js';
+import { type Operator, accountsService } from '../accounts/service.js';
 import { conflict, notFound } from '../http/errors.js';
-import { type VocabularyKind, toVocabularyView } from '../vocabularies/repository.js';
+import { listingAdminRoutes } from '../listings/admin-routes.js';
+import { teardownAdminRoutes } from '../teardowns/admin-routes.js';
+import { toVocabularyView } from '../vocabularies/repository.js';
 import { adminAuthHook } from './auth.js';
 import * as S from './schemas.js';
-
-const VOCABULARY_KINDS: Record<string, VocabularyKind> = {
-  'aircraft-types': 'aircraft_type',
-  'engine-models': 'engine_model',
-  'apu-models': 'apu_model',
-};
+import { VOCABULARY_KINDS } from './schemas.js';
 
 export async function adminRoutes(root: FastifyInstance, options: { token: string }) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ctx } = app;
   const accounts = accountsRepository(ctx.db);
+  const service = accountsService(ctx.db, ctx.clock);
   const tags = ['admin'];
-  const actor = (requestId: string): Actor => ({ kind: 'admin', requestId });
+  const by = (request: FastifyRequest): Operator => ({ requestId: request.id });
 
   app.addHook('onRequest', adminAuthHook(options.token, ctx.metrics));
 
   app.post(
     '/organizations',
     { schema: { operationId: 'adminCreateOrganization', tags, body: S.CreateOrganizationBody, response: { 201: S.OrganizationView } } },
-    async (request, reply) => {
-      const org = await ctx.db.transaction().execute(async (tx) => {
-        const created = await accountsRepository(tx).createOrganization(request.body);
-        await recordAudit(tx, actor(request.id), { orgId: created.id, action: 'organization.created', entityType: 'organization', entityId: created.id, newState: request.body });
-        return created;
-      });
-      return reply.code(201).send(org);
-    },
+    async (request, reply) => reply.code(201).send(await service.createOrganization(request.body, by(request))),
   );
 
   app.get('/organizations', { schema: { operationId: 'adminListOrganizations', tags, response: { 200: Type.Object({ items: Type.Array(S.OrganizationView) }) } } }, async () => ({
@@ -51,33 +42,13 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
   app.patch(
     '/organizations/:id',
     { schema: { operationId: 'adminUpdateOrganization', tags, params: S.IdParams, body: S.UpdateOrganizationBody, response: { 200: S.OrganizationView } } },
-    async (request) => {
-      return ctx.db.transaction().execute(async (tx) => {
-        const repo = accountsRepository(tx);
-        const before = await repo.findOrganization(request.params.id);
-        if (!before) throw notFound('Organization');
-        const after = await repo.updateOrganization(request.params.id, request.body, ctx.clock.now());
-        const previous = Object.fromEntries(Object.keys(request.body).map((k) => [k, before[k as keyof typeof before]]));
-        await recordAudit(tx, actor(request.id), { orgId: before.id, action: 'organization.updated', entityType: 'organization', entityId: before.id, previousState: previous, newState: request.body });
-        return after;
-      });
-    },
+    async (request) => service.updateOrganization(request.params.id, request.body, by(request)),
   );
 
   app.post(
     '/organizations/:id/users',
     { schema: { operationId: 'adminCreateUser', tags, params: S.IdParams, body: S.CreateUserBody, response: { 201: S.UserView } } },
-    async (request, reply) => {
-      const org = await accounts.findOrganization(request.params.id);
-      if (!org) throw notFound('Organization');
-      const user = await ctx.db.transaction().execute(async (tx) => {
-        const created = await accountsRepository(tx).createUser(org.id, request.body);
-        if (!created) throw conflict(`A user with email ${request.body.email} already exists in this organization.`);
-        await recordAudit(tx, actor(request.id), { orgId: org.id, action: 'user.created', entityType: 'user', entityId: created.id, newState: request.body });
-        return created;
-      });
-      return reply.code(201).send(user);
-    },
+    async (request, reply) => reply.code(201).send(await service.createUser(request.params.id, request.body, by(request))),
   );
 
   app.get('/organizations/:id/users', { schema: { operationId: 'adminListUsers', tags, params: S.IdParams, response: { 200: Type.Object({ items: Type.Array(S.UserView) }) } } }, async (request) => {
@@ -88,37 +59,21 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
   app.patch(
     '/users/:id',
     { schema: { operationId: 'adminUpdateUser', tags, params: S.IdParams, body: S.UpdateUserBody, response: { 200: S.UserView } } },
-    async (request) => {
-      return ctx.db.transaction().execute(async (tx) => {
-        const repo = accountsRepository(tx);
-        const before = await repo.findUser(request.params.id);
-        if (!before) throw notFound('User');
-        const after = await repo.updateUser(before.id, request.body, ctx.clock.now());
-        await recordAudit(tx, actor(request.id), {
-          orgId: before.org_id,
-          action: 'user.updated',
-          entityType: 'user',
-          entityId: before.id,
-          previousState: { status: before.status, capabilities: before.capabilities },
-          newState: request.body,
-        });
-        return after;
-      });
-    },
+    async (request) => service.updateUser(request.params.id, request.body, by(request)),
   );
 
   app.post(
     '/users/:id/api-keys',
-    { schema: { operationId: 'adminMintKey', tags, params: S.IdParams, body: Type.Optional(S.MintKeyBody), response: { 201: S.MintedKeyView } } },
+    {
+      schema: { operationId: 'adminMintKey', tags, params: S.IdParams, body: S.MintKeyBody, response: { 201: S.MintedKeyView } },
+      // Every field is optional, so is the body: no body means {} (Ajv would refuse `undefined`).
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
     async (request, reply) => {
-      const user = await accounts.findUser(request.params.id);
-      if (!user) throw notFound('User');
-      const body = request.body ?? {};
-      const minted = await ctx.db.transaction().execute(async (tx) => {
-        const key = await accountsRepository(tx).mintKey(user, { name: body.name, expires_at: body.expires_at ? new Date(body.expires_at) : null });
-        await recordAudit(tx, actor(request.id), { orgId: user.org_id, action: 'api_key.minted', entityType: 'api_key', entityId: key.id, newState: { prefix: key.prefix, user_id: user.id, expires_at: key.expires_at } });
-        return key;
-      });
+      const { body } = request;
+      const minted = await service.mintKey(request.params.id, { name: body.name, expires_at: body.expires_at ? new Date(body.expires_at) : null }, by(request));
       return reply.code(201).send(minted);
     },
   );
@@ -128,25 +83,14 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
     return { items: (await accounts.listKeys(request.params.id)).map(toKeyView) };
   });
 
-  app.post('/api-keys/:id/revoke', { schema: { operationId: 'adminRevokeKey', tags, params: S.IdParams, response: { 200: S.KeyView } } }, async (request) => {
-    return ctx.db.transaction().execute(async (tx) => {
-      const row = await accountsRepository(tx).revokeKey(request.params.id, ctx.clock.now(), 'revoked_by_operator');
-      if (!row) throw notFound('API key');
-      await recordAudit(tx, actor(request.id), { orgId: row.org_id, action: 'api_key.revoked', entityType: 'api_key', entityId: row.id, newState: { revoked_at: row.revoked_at } });
-      return toKeyView(row);
-    });
-  });
+  app.post('/api-keys/:id/revoke', { schema: { operationId: 'adminRevokeKey', tags, params: S.IdParams, response: { 200: S.KeyView } } }, async (request) =>
+    service.revokeKey(request.params.id, by(request)),
+  );
 
   app.post(
     '/api-keys/:id/rotate',
     { schema: { operationId: 'adminRotateKey', tags, params: S.IdParams, response: { 200: S.MintedKeyView } } },
-    async (request) => {
-      const result = await accounts.rotateKey(request.params.id, ctx.clock.now());
-      if (result === 'not_found') throw notFound('API key');
-      if (result === 'not_active') throw conflict('Only a live key can be rotated; this one is revoked or already rotated.');
-      await recordAudit(ctx.db, actor(request.id), { orgId: result.org_id, action: 'api_key.rotated', entityType: 'api_key', entityId: request.params.id, newState: { replaced_by: result.id, prefix: result.prefix } });
-      return result;
-    },
+    async (request) => service.rotateKey(request.params.id, by(request)),
   );
 
   app.get(
@@ -183,4 +127,6 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
   app.post('/jobs/run', { schema: { operationId: 'adminRunJobs', tags, response: { 200: S.JobsRunView } } }, async () => app.jobs.runAll());
 
   // Feature admin rows, inside this scope (same token, same errors).
+  await app.register(listingAdminRoutes);
+  await app.register(teardownAdminRoutes);
 }

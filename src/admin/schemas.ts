@@ -1,6 +1,7 @@
 // Request and response schemas of the operator API.
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Timestamp, Uuid } from '../http/schemas.js';
+import type { VocabularyKind } from '../vocabularies/repository.js';
 
 export const AccountStatus = StringEnum(['active', 'inactive', 'churned']);
 export const SubscriptionStatus = StringEnum(['active', 'trialing', 'past_due', 'canceled', 'expired', 'rejected', 'pending_payment', 'pending_approval']);
@@ -86,6 +87,12 @@ export const KeyView = Type.Object({
 
 export const IdParams = Type.Object({ id: Uuid });
 
+/** Vocabulary kinds as the operator names them in paths and CLI flags. */
+export const VOCABULARY_KINDS: Record<string, VocabularyKind> = {
+  'aircraft-types': 'aircraft_type',
+  'engine-models': 'engine_model',
+  'apu-models': 'apu_model',
+};
 export const VocabularyKindParam = Type.Object({
   kind: StringEnum(['aircraft-types', 'engine-models', 'apu-models']),
 });

@@ -1,10 +1,10 @@
 // The default object store: files under DATA_DIR/storage/<media_bucket>/..., served by the service.
+
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { randomUUID } from 'node:crypto';
 import { type ObjectStore, StorageError } from './object-store.js';
 
 export function fsObjectStore(root: string, mediaBucket: string): ObjectStore & { pathOf(key: string): string | undefined; root: string } {
@@ -36,7 +36,8 @@ export function fsObjectStore(root: string, mediaBucket: string): ObjectStore & 
         if ((err as NodeJS.ErrnoException)?.code && !(err instanceof StorageError)) {
           // Filesystem failures are storage outages for the caller; stream errors from the body pass through.
           const code = (err as NodeJS.ErrnoException).code ?? '';
-          if (/^E[A-Z]+$/.test(code) && !['ECONNRESET', 'EPIPE'].includes(code)) throw new StorageError(`filesystem store failed: ${code}`, { cause: err });
+          if (/^E[A-Z]+$/.test(code) && !['ECONNRESET', 'EPIPE'].includes(code))
+            throw new StorageError(`filesystem store failed: ${code}`, { cause: err });
         }
         throw err;
       }
@@ -54,3 +55,9 @@ export function fsObjectStore(root: string, mediaBucket: string): ObjectStore & 
     async close() {},
   };
 }
+
+export type LocalObjectStore = ReturnType<typeof fsObjectStore>;
+
+/** Whether `store` keeps files on this machine, which the service then serves under /storage. */
+export const isLocalStore = (store: ObjectStore): store is LocalObjectStore =>
+  typeof (store as Partial<LocalObjectStore>).pathOf === 'function';

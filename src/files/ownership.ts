@@ -19,6 +19,7 @@ export function ownedObjectKey(ctx: Pick<AppContext, 'config'>, ownerKind: Owner
   }
   const prefix = `${ownerKind}/${recordId}/`;
   // No traversal, no control characters, and nothing but <folder>/<name> after the record's prefix.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
   if (!key.startsWith(prefix) || key.includes('..') || /[\0-\x1f]/.test(key)) return undefined;
   const rest = key.slice(prefix.length).split('/');
   return rest.length === 2 && rest.every((part) => part.length > 0) ? key : undefined;

@@ -2,16 +2,28 @@
 // whose log line carries the stack and the request id, and whose body carries neither.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, internalError, payloadTooLarge, schemaError } from './errors.js';
+import { findJsonSyntaxError } from './json-syntax.js';
 import { toSchemaItems } from './validation.js';
 
-function send(reply: FastifyReply, error: ApiError) {
+/**
+ * Error bodies bypass the routes' success schemas: they are serialised as they are. An echoed
+ * value can be too deeply nested to stringify (a 10 MB body of brackets); the body then goes out
+ * without the echoed values rather than as a 500.
+ */
+export function errorBody(error: ApiError): string {
+  try {
+    return JSON.stringify({ detail: error.detail });
+  } catch {
+    const { detail } = error;
+    if (typeof detail === 'string') return JSON.stringify({ detail });
+    if (Array.isArray(detail)) return JSON.stringify({ detail: detail.map(({ type, loc, msg }) => ({ type, loc, msg, input: null })) });
+    return JSON.stringify({ detail: { error_code: detail.error_code, message: detail.message } });
+  }
+}
+
+export function sendError(reply: FastifyReply, error: ApiError) {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  // Error bodies bypass the routes' success schemas: they are serialised as they are.
-  return reply
-    .code(error.statusCode)
-    .type('application/json; charset=utf-8')
-    .serializer(JSON.stringify)
-    .send({ detail: error.detail });
+  return reply.code(error.statusCode).type('application/json; charset=utf-8').send(errorBody(error));
 }
 
 /** Translates framework errors (parsing, validation, limits) into our ApiError; undefined if unexpected. */
@@ -45,10 +57,10 @@ export function installErrorHandler(app: FastifyInstance, maxJsonBytes: number) 
     const known = fromFrameworkError(error, maxJsonBytes);
     if (known) {
       if (known.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-      return send(reply, known);
+      return sendError(reply, known);
     }
     request.log.error({ err: error }, 'unexpected error');
-    return send(reply, internalError());
+    return sendError(reply, internalError());
   });
 }
 
@@ -63,21 +75,9 @@ export function installJsonParser(app: FastifyInstance) {
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));
-    } catch (err) {
-      const message = err instanceof Error ? err.message : 'Invalid JSON';
-      const position = /position (\d+)/.exec(message)?.[1];
-      done(
-        schemaError([
-          {
-            type: 'json_invalid',
-            loc: ['body', position ? Number(position) : 0],
-            msg: 'JSON decode error',
-            input: {},
-            ctx: { error: message.replace(/ in JSON at position \d+.*$/, '') },
-          },
-        ]),
-        undefined,
-      );
+    } catch {
+      const found = findJsonSyntaxError(text) ?? { pos: 0, msg: 'Expecting value' };
+      done(schemaError([{ type: 'json_invalid', loc: ['body', found.pos], msg: 'JSON decode error', input: {}, ctx: { error: found.msg } }]), undefined);
     }
   });
 }

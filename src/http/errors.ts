@@ -92,3 +92,6 @@ export const storageUnavailable = () =>
   business(502, 'storage_unavailable', 'Object storage is unavailable. Nothing was stored; retry later.');
 
 export const internalError = () => new ApiError(500, 'Internal Server Error');
+// --- files: the bytes contradict the declared type
+export const contentTypeMismatch = (declared: string, detected: string | null, allowed: readonly string[]) =>
+  business(400, 'invalid_content_type', `The file's content does not match its declared type '${declared}'.`, { got: declared, detected, allowed });

@@ -1,7 +1,8 @@
 // Unknown paths answer 404 and known paths with the wrong method 405, as FastAPI does; Fastify
 // alone would answer 404 to both. Every route is recorded as it is added, to tell the two apart.
-import type { FastifyInstance } from 'fastify';
-import { methodNotAllowed, routeNotFound } from './errors.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from './error-handler.js';
+import { ApiError, methodNotAllowed, routeNotFound } from './errors.js';
 
 export function installRouteFallbacks(app: FastifyInstance) {
   const patterns: { regex: RegExp; methods: Set<string> }[] = [];
@@ -32,4 +33,20 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The caller's x-request-id when it is safe to echo, else a fresh UUID. */
 export function requestIdFrom(header: string | string[] | undefined, fresh: () => string): string {
   return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : fresh();
+}
+
+/**
+ * Failures the router meets before any route or hook runs (a malformed percent-escape, an
+ * over-long path parameter). Fastify would answer them in its own shape and without a request id.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  return sendError(
+    reply,
+    new ApiError(tooLong ? 414 : 400, {
+      error_code: tooLong ? 'uri_too_long' : 'bad_request',
+      message: tooLong ? 'A path segment of the URL is too long.' : 'The URL is malformed (invalid percent-encoding).',
+    }),
+  );
 }

@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { accountsRepository } from '../accounts/repository.js';
 import type { AppContext } from '../context.js';
+import type { Database } from '../db/database.js';
 import { archiveExpiredTeardowns } from './auto-archive.js';
 
 export interface JobsResult {
@@ -10,14 +11,19 @@ export interface JobsResult {
   revoked_keys: number;
 }
 
+/** One pass of every periodic job; the admin CLI runs it without a server. */
+export async function runJobsOnce(db: Database, now: Date): Promise<JobsResult> {
+  const archived_teardowns = await archiveExpiredTeardowns(db, now);
+  const revoked_keys = await accountsRepository(db).revokeKeysOfInactiveMinters(now);
+  return { archived_teardowns, revoked_keys };
+}
+
 export function createJobs(ctx: AppContext, log: FastifyBaseLogger) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<JobsResult> | undefined;
 
   async function runAll(): Promise<JobsResult> {
-    const now = ctx.clock.now();
-    const archived_teardowns = await archiveExpiredTeardowns(ctx.db, now);
-    const revoked_keys = await accountsRepository(ctx.db).revokeKeysOfInactiveMinters(now);
+    const { archived_teardowns, revoked_keys } = await runJobsOnce(ctx.db, ctx.clock.now());
     ctx.metrics.jobRuns.inc({ job: 'auto_archive' }, archived_teardowns);
     ctx.metrics.jobRuns.inc({ job: 'key_revocation' }, revoked_keys);
     if (archived_teardowns || revoked_keys) log.info({ archived_teardowns, revoked_keys }, 'periodic jobs ran');

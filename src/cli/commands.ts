@@ -1,0 +1,336 @@
+// The admin CLI's commands: each checks its flags with the admin API's own schemas (before any
+// database is opened), then works through the same services, so CLI changes are validated and
+// audited like admin API ones (metadata.via_cli).
+import type { ParseArgsConfig } from 'node:util';
+import type { TSchema } from '@sinclair/typebox';
+import { createDemoAccount, demoInstructions } from '../accounts/demo.js';
+import { accountsRepository, toKeyView } from '../accounts/repository.js';
+import { accountsService, type Operator } from '../accounts/service.js';
+import * as S from '../admin/schemas.js';
+import { systemClock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { compileBodyValidator, toSchemaItems } from '../http/validation.js';
+import { runJobsOnce } from '../jobs/scheduler.js';
+import { toVocabularyView, vocabularyRepository } from '../vocabularies/repository.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+export type Values = Record<string, string | boolean | undefined>;
+export type Row = Record<string, unknown>;
+
+/** What a command prints: a table, labelled fields, or text; --json prints `json` instead. */
+export type Output = { json: unknown; table?: Row[]; fields?: Row; text?: string };
+
+export interface Env {
+  config: Config;
+  db: Database;
+}
+
+export interface Command {
+  summary: string;
+  usage: string;
+  options: Options;
+  /** Checks the flags (before any database is opened) and answers the work to do. */
+  prepare(values: Values): (env: Env) => Promise<Output>;
+}
+
+export class UsageError extends Error {}
+
+const str = { type: 'string' } as const;
+/** Audit rows of CLI changes say so (metadata.via_cli). */
+const by: Operator = { cli: true };
+
+/** Validates flags with the admin API's own schema; errors name the flag, not the JSON field. */
+function checked<T>(schema: TSchema, body: Row): T {
+  const validate = compileBodyValidator(schema);
+  if (validate(body)) return body as T;
+  const problems = toSchemaItems(validate.errors ?? [], 'body').map((item) => {
+    const fields = (item.ctx?.fields as string[] | undefined) ?? [String(item.loc[1] ?? '')];
+    return `  ${fields.map((f) => `--${f.replace(/_/g, '-')}`).join(', ')}: ${item.msg}`;
+  });
+  throw new UsageError(`invalid input:\n${problems.join('\n')}`);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuid(values: Values, flag: string): string {
+  const value = values[flag];
+  if (typeof value !== 'string') throw new UsageError(`--${flag} is required`);
+  if (!UUID.test(value)) throw new UsageError(`--${flag} must be a UUID (got '${value}')`);
+  return value;
+}
+
+function onOff(value: string | boolean | undefined, flag: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).toLowerCase();
+  if (['on', 'true', 'yes'].includes(text)) return true;
+  if (['off', 'false', 'no'].includes(text)) return false;
+  throw new UsageError(`--${flag} must be on or off (got '${value}')`);
+}
+
+const list = (value: string | boolean | undefined) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : [];
+
+function vocabularyKind(values: Values) {
+  const kind = String(values.kind ?? '');
+  const resolved = S.VOCABULARY_KINDS[kind];
+  if (!resolved) throw new UsageError(`--kind must be one of ${Object.keys(S.VOCABULARY_KINDS).join(', ')} (got '${kind}')`);
+  return resolved;
+}
+
+const day = (d: Date | null | undefined) => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : '-');
+
+const service = (db: Database) => accountsService(db, systemClock);
+
+export const commands: Record<string, Command> = {
+  'create-org': {
+    summary: 'Create an organization',
+    usage: '--name NAME [--account-status active|inactive|churned] [--subscription-status active|trialing|...] [--api-access on|off]',
+    options: { name: str, 'account-status': str, 'subscription-status': str, 'api-access': str },
+    prepare(v) {
+      const body = checked<{ name: string }>(
+        S.CreateOrganizationBody,
+        withoutUndefined({
+          name: v.name,
+          account_status: v['account-status'],
+          subscription_status: v['subscription-status'],
+          api_access_enabled: onOff(v['api-access'], 'api-access'),
+        }),
+      );
+      return async ({ db }) => {
+        const org = await service(db).createOrganization(body, by);
+        return {
+          json: org,
+          fields: {
+            id: org.id,
+            name: org.name,
+            account_status: org.account_status,
+            subscription_status: org.subscription_status,
+            api_access: org.api_access_enabled ? 'on' : 'off',
+          },
+        };
+      };
+    },
+  },
+  'create-user': {
+    summary: 'Create a user in an organization',
+    usage: '--org ORG_ID --email EMAIL [--capabilities seller,admin] (default: none, read-only)',
+    options: { org: str, email: str, capabilities: str },
+    prepare(v) {
+      const orgId = uuid(v, 'org');
+      const body = checked<{ email: string; capabilities: string[] }>(
+        S.CreateUserBody,
+        withoutUndefined({ email: v.email, capabilities: list(v.capabilities) }),
+      );
+      return async ({ db }) => {
+        const user = await service(db).createUser(orgId, body, by);
+        return {
+          json: user,
+          fields: {
+            id: user.id,
+            org_id: user.org_id,
+            email: user.email,
+            capabilities: user.capabilities.join(',') || '-',
+            status: user.status,
+          },
+        };
+      };
+    },
+  },
+  'mint-key': {
+    summary: 'Mint an API key for a user (the secret is printed once)',
+    usage: '--user USER_ID [--name NAME] [--expires-at 2027-01-01T00:00:00Z]',
+    options: { user: str, name: str, 'expires-at': str },
+    prepare(v) {
+      const userId = uuid(v, 'user');
+      const body = checked<{ name?: string; expires_at?: string }>(
+        S.MintKeyBody,
+        withoutUndefined({ name: v.name, expires_at: v['expires-at'] }),
+      );
+      return async ({ db }) => {
+        const key = await service(db).mintKey(
+          userId,
+          { name: body.name, expires_at: body.expires_at ? new Date(body.expires_at) : null },
+          by,
+        );
+        return { json: key, text: secretText('API key minted.', key) };
+      };
+    },
+  },
+  'rotate-key': {
+    summary: 'Replace a live key by a new secret (the old one stops working)',
+    usage: '--key-id KEY_ID',
+    options: { 'key-id': str },
+    prepare(v) {
+      const keyId = uuid(v, 'key-id');
+      return async ({ db }) => {
+        const key = await service(db).rotateKey(keyId, by);
+        return { json: key, text: secretText('API key rotated; the previous secret no longer works.', key) };
+      };
+    },
+  },
+  'revoke-key': {
+    summary: 'Revoke a key',
+    usage: '--key-id KEY_ID',
+    options: { 'key-id': str },
+    prepare(v) {
+      const keyId = uuid(v, 'key-id');
+      return async ({ db }) => {
+        const key = await service(db).revokeKey(keyId, by);
+        return { json: key, fields: { id: key.id, prefix: key.prefix, revoked_at: day(key.revoked_at) } };
+      };
+    },
+  },
+  'list-orgs': {
+    summary: 'List organizations',
+    usage: '',
+    options: {},
+    prepare:
+      () =>
+      async ({ db }) => {
+        const orgs = await accountsRepository(db).listOrganizations();
+        const table = orgs.map((o) => ({
+          id: o.id,
+          name: o.name,
+          account: o.account_status,
+          subscription: o.subscription_status,
+          api_access: o.api_access_enabled ? 'on' : 'off',
+          created: day(o.created_at),
+        }));
+        return { json: { items: orgs }, table };
+      },
+  },
+  'list-users': {
+    summary: 'List the users of an organization',
+    usage: '--org ORG_ID',
+    options: { org: str },
+    prepare(v) {
+      const orgId = uuid(v, 'org');
+      return async ({ db }) => {
+        const users = await accountsRepository(db).listUsers(orgId);
+        const table = users.map((u) => ({
+          id: u.id,
+          email: u.email,
+          capabilities: u.capabilities.join(',') || '-',
+          status: u.status,
+          created: day(u.created_at),
+        }));
+        return { json: { items: users }, table };
+      };
+    },
+  },
+  'list-keys': {
+    summary: "List a user's keys (prefixes only; secrets are never stored)",
+    usage: '--user USER_ID',
+    options: { user: str },
+    prepare(v) {
+      const userId = uuid(v, 'user');
+      return async ({ db }) => {
+        const keys = (await accountsRepository(db).listKeys(userId)).map(toKeyView);
+        const state = (k: (typeof keys)[number]) => (k.revoked_at ? 'revoked' : k.rotated_at ? 'rotated' : 'live');
+        const table = keys.map((k) => ({
+          id: k.id,
+          prefix: k.prefix,
+          name: k.name ?? '-',
+          state: state(k),
+          expires: day(k.expires_at),
+          last_used: day(k.last_used_at),
+        }));
+        return { json: { items: keys }, table };
+      };
+    },
+  },
+  'list-vocabularies': {
+    summary: 'List a vocabulary',
+    usage: '--kind aircraft-types|engine-models|apu-models',
+    options: { kind: str },
+    prepare(v) {
+      const kind = vocabularyKind(v);
+      return async ({ db }) => {
+        const rows = (await vocabularyRepository(db).list(kind)).map(toVocabularyView);
+        const table = rows.map((r) => ({
+          name: r.name,
+          manufacturer: r.manufacturer,
+          category: r.category ?? '-',
+          active: r.is_active ? 'yes' : 'no',
+        }));
+        return { json: { items: rows }, table };
+      };
+    },
+  },
+  'add-vocabulary': {
+    summary: 'Add a vocabulary term',
+    usage: '--kind aircraft-types|engine-models|apu-models --name NAME --manufacturer NAME [--category TEXT] [--inactive]',
+    options: { kind: str, name: str, manufacturer: str, category: str, inactive: { type: 'boolean' } },
+    prepare(v) {
+      const kind = vocabularyKind(v);
+      const body = checked<{ name: string; manufacturer: string; category?: string; is_active?: boolean }>(
+        S.CreateVocabularyBody,
+        withoutUndefined({ name: v.name, manufacturer: v.manufacturer, category: v.category, is_active: v.inactive ? false : undefined }),
+      );
+      return async ({ db }) => {
+        const row = await vocabularyRepository(db).insert({ kind, ...body });
+        if (!row) throw new UsageError(`'${body.name.trim()}' already exists in ${String(v.kind)}`);
+        const view = toVocabularyView(row);
+        return {
+          json: view,
+          fields: {
+            id: view.id,
+            name: view.name,
+            manufacturer: view.manufacturer,
+            category: view.category ?? '-',
+            active: view.is_active ? 'yes' : 'no',
+          },
+        };
+      };
+    },
+  },
+  'run-jobs': {
+    summary: 'Run the periodic jobs now (auto-archive, key revocation)',
+    usage: '',
+    options: {},
+    prepare:
+      () =>
+      async ({ db }) => {
+        const result = await runJobsOnce(db, systemClock.now());
+        return { json: result, fields: { ...result } };
+      },
+  },
+  demo: {
+    summary: 'Create a demo organization, seller and key, and print a ready-to-paste curl',
+    usage: '',
+    options: {},
+    prepare:
+      () =>
+      async ({ db, config }) => {
+        const demo = await createDemoAccount(db);
+        const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+        return { json: demo, text: demoInstructions(demo, `http://${host}:${config.port}`) };
+      },
+  },
+};
+
+function secretText(title: string, key: { id: string; key: string; prefix: string; expires_at: Date | null }) {
+  return [
+    title,
+    'The secret is shown this once; store it now:',
+    '',
+    `  ${key.key}`,
+    '',
+    ...aligned({ id: key.id, prefix: key.prefix, expires_at: day(key.expires_at) }),
+  ].join('\n');
+}
+
+function withoutUndefined(row: Row): Row {
+  return Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined));
+}
+
+export function aligned(fields: Row): string[] {
+  const width = Math.max(...Object.keys(fields).map((k) => k.length));
+  return Object.entries(fields).map(([k, value]) => `${k.padEnd(width)}  ${String(value)}`);
+}

@@ -1,0 +1,127 @@
+// SQL of the files attached to teardowns and listings. Every change is one UPDATE on the record,
+// so concurrent uploads and removals never lose each other's URLs. Where the audit trail needs a
+// value from before the change, the statement reads it from a locked copy of the same row
+// (`FROM (SELECT ... FOR UPDATE) old`), never from an earlier query.
+import { type RawBuilder, sql, type Transaction } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+
+export type RecordTable = 'teardowns' | 'listings';
+export type FileColumn = 'documents' | 'images';
+export const SLOT_COLUMNS = ['harvest_list', 'occm', 'aircraft_details_doc', 'non_incident_statement'] as const;
+export type SlotColumn = (typeof SLOT_COLUMNS)[number];
+
+type Executor = Database | Transaction<DB>;
+
+const column = (name: string) => sql.ref(name);
+// In SET, `t.col` is the value before the change; in RETURNING, the value after it.
+const rowValue = (name: string) => sql.ref(`t.${name}`);
+
+/** Whether `url` is still referenced anywhere in the row `t` after the change (then its file must stay). */
+function stillReferenced(table: RecordTable, url: RawBuilder<unknown> | string) {
+  const urls = sql.join(
+    [
+      sql`coalesce(t.documents, '{}'::text[])`,
+      sql`coalesce(t.images, '{}'::text[])`,
+      ...(table === 'teardowns' ? [sql`ARRAY[${sql.join(SLOT_COLUMNS.map(rowValue))}]::text[]`] : []),
+    ],
+    sql` || `,
+  );
+  return sql<boolean>`coalesce(${url}::text = ANY(${urls}), false)`;
+}
+
+export interface AttachInput {
+  table: RecordTable;
+  id: string;
+  orgId: string;
+  column: FileColumn;
+  url: string;
+  /** A teardown slot that takes the URL too. */
+  slot?: SlotColumn;
+  /** An audience to apply (already canonical); audience_set_at moves only when it differs. */
+  audience?: string[];
+  now: Date;
+}
+
+export interface DetachInput {
+  table: RecordTable;
+  id: string;
+  orgId: string;
+  column: FileColumn;
+  url: string;
+  /** Slots cleared when they hold the removed URL. */
+  slots: readonly SlotColumn[];
+  now: Date;
+}
+
+export function filesRepository(db: Database) {
+  return {
+    async recordExists(table: RecordTable, id: string, orgId: string): Promise<boolean> {
+      const { rows } = await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId}`.execute(db);
+      return rows.length > 0;
+    },
+
+    /** Appends `url` to the column (and sets the slot, the audience); undefined when the record is gone. */
+    async attach(tx: Executor, input: AttachInput) {
+      const { table, id, orgId, url, audience, slot, now } = input;
+      const sets = [
+        sql`${column(input.column)} = array_append(coalesce(${rowValue(input.column)}, '{}'::text[]), ${url}::text)`,
+        ...(slot ? [sql`${column(slot)} = ${url}::text`] : []),
+        ...(audience
+          ? [
+              sql`audience = ${audience}::text[]`,
+              sql`audience_set_at = CASE WHEN t.audience IS DISTINCT FROM ${audience}::text[] THEN ${now}::timestamptz ELSE t.audience_set_at END`,
+            ]
+          : []),
+        sql`updated_at = ${now}::timestamptz`,
+      ];
+      const { rows } = await sql<{ previous_audience: string[] | null; audience: string[] | null; previous_slot: string | null }>`
+        UPDATE ${sql.table(table)} AS t SET ${sql.join(sets)}
+        FROM (
+          SELECT audience, ${slot ? column(slot) : sql`NULL::text`} AS slot_value
+          FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE
+        ) AS old
+        WHERE t.id = ${id} AND t.org_id = ${orgId}
+        RETURNING old.audience AS previous_audience, t.audience AS audience, old.slot_value AS previous_slot`.execute(tx);
+      return rows[0];
+    },
+
+    /**
+     * Removes every occurrence of `url` from the column, and clears the given slots holding it.
+     * Undefined when the URL was not in the column (or the record is gone): nothing was written.
+     */
+    async detach(tx: Executor, input: DetachInput): Promise<{ clearedSlots: SlotColumn[]; stillReferenced: boolean } | undefined> {
+      const { table, id, orgId, url, slots, now } = input;
+      const sets = [
+        sql`${column(input.column)} = array_remove(${rowValue(input.column)}, ${url}::text)`,
+        ...slots.map((slot) => sql`${column(slot)} = CASE WHEN ${rowValue(slot)} = ${url}::text THEN NULL ELSE ${rowValue(slot)} END`),
+        sql`updated_at = ${now}::timestamptz`,
+      ];
+      const slotColumns = slots.length > 0 ? sql.join(slots.map(column)) : sql`id`;
+      const { rows } = await sql<Record<string, unknown> & { still_referenced: boolean }>`
+        UPDATE ${sql.table(table)} AS t SET ${sql.join(sets)}
+        FROM (SELECT ${slotColumns} FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE) AS old
+        WHERE t.id = ${id} AND t.org_id = ${orgId} AND ${url}::text = ANY(${rowValue(input.column)})
+        RETURNING ${slots.length > 0 ? sql`${sql.join(slots.map((s) => sql.ref(`old.${s}`)))}, ` : sql``}${stillReferenced(table, url)} AS still_referenced`.execute(
+        tx,
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      return { clearedSlots: slots.filter((slot) => row[slot] === url), stillReferenced: row.still_referenced };
+    },
+
+    /** Empties a teardown slot and drops its URL from documents[]; undefined when the slot was empty. */
+    async clearSlot(tx: Executor, input: { id: string; orgId: string; slot: SlotColumn; now: Date }) {
+      const { id, orgId, slot, now } = input;
+      const { rows } = await sql<{ url: string; still_referenced: boolean }>`
+        UPDATE teardowns AS t
+        SET ${column(slot)} = NULL, documents = array_remove(t.documents, ${rowValue(slot)}), updated_at = ${now}::timestamptz
+        FROM (SELECT ${column(slot)} AS url FROM teardowns WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE) AS old
+        WHERE t.id = ${id} AND t.org_id = ${orgId} AND ${rowValue(slot)} IS NOT NULL
+        RETURNING old.url AS url, ${stillReferenced('teardowns', sql`old.url`)} AS still_referenced`.execute(tx);
+      return rows[0] ? { url: rows[0].url, stillReferenced: rows[0].still_referenced } : undefined;
+    },
+  };
+}
+
+export type FilesRepository = ReturnType<typeof filesRepository>;

@@ -1,0 +1,155 @@
+// Upload and removal endpoints of teardown and listing files. One table of routes drives both
+// owner kinds; the service does the work. Registered under /public/v1 behind the API-key hook.
+import multipart from '@fastify/multipart';
+import { type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
+import { apiActor } from '../audit/record.js';
+import { authErrorResponses, businessErrorRef, plainErrorRef, StatusOk } from '../http/schemas.js';
+import { validatorCompiler } from '../http/validation.js';
+import { ACCEPTED } from './content-types.js';
+import { multipartForm, multipartLimits } from './form.js';
+import type { OwnerKind } from './ownership.js';
+import { DOCUMENTS, filesService, IMAGES, OWNERS, SLOT_DOC_TYPES, type SlotDocType, slotTarget, type Target } from './service.js';
+
+const UploadResult = Type.Object(
+  {
+    url: Type.String({
+      description: 'URL of the stored file: {storage_url}/<media_bucket>/<owner_kind>/<record_id>/<folder>/<8-hex>_<filename>',
+    }),
+    filename: Type.String({ description: 'The safe file name kept from the one sent' }),
+    size: Type.Integer({ description: 'Bytes stored' }),
+    content_type: Type.String({ description: 'MIME type, verified against the leading bytes' }),
+  },
+  { description: 'Upload result' },
+);
+
+function uploadForm(target: Target) {
+  const accepted = ACCEPTED[target.fileClass].map((t) => t.mime).join(', ');
+  return Type.Object(
+    {
+      file: Type.String({ format: 'binary', description: `One file, at most the upload limit (50 MB by default). Accepted: ${accepted}.` }),
+      ...(target.acceptsAudience
+        ? {
+            audience: Type.Optional(
+              Type.String({
+                description: 'Comma-separated: Airline, Lessor, OEM, MRO, Distributor, Others (case-insensitive).',
+                examples: ['Airline, MRO'],
+              }),
+            ),
+          }
+        : {}),
+    },
+    { required: ['file'] },
+  );
+}
+
+const uploadErrors = {
+  ...authErrorResponses,
+  400: Type.Unsafe({
+    description: 'file_too_large, invalid_content_type; plain string for an empty file, a non-image on an image endpoint, a second file',
+  }),
+  404: plainErrorRef,
+  422: Type.Unsafe({ description: 'Missing file (schema item at ["body", "file"]) or invalid_audience' }),
+  502: businessErrorRef,
+};
+const removalErrors = { ...authErrorResponses, 404: plainErrorRef };
+
+interface Family {
+  owner: OwnerKind;
+  base: string;
+  param: 'teardown_id' | 'listing_id';
+  tag: string;
+  noun: string;
+}
+
+const TEARDOWNS: Family = { owner: 'teardowns', base: '/teardown', param: 'teardown_id', tag: 'Teardown files', noun: 'Teardown' };
+const LISTINGS: Family = { owner: 'listings', base: '/sales-lease-exchange', param: 'listing_id', tag: 'Listing files', noun: 'Listing' };
+
+const idParams = (family: Family) => Type.Object({ [family.param]: Type.String({ description: `${family.noun} UUID` }) });
+const UrlQuery = Type.Object({ url: Type.String({ minLength: 1, maxLength: 8192, description: 'The full URL to remove, URL-encoded' }) });
+
+/** The camel-case name of a slot for operation ids: harvest-list → HarvestList. */
+const pascal = (text: string) => text.replace(/(^|-)(\w)/g, (_m, _d, c: string) => c.toUpperCase());
+
+export async function fileRoutes(app: FastifyInstance) {
+  const service = filesService(app.ctx);
+  const maxUploadBytes = app.ctx.config.maxUploadBytes;
+
+  // Every body reaches the handlers unparsed: multipart streams through @fastify/multipart, and
+  // anything else is a form without its file, answered like FastAPI does (422 at ["body", "file"]).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  await app.register(multipart, { limits: multipartLimits(maxUploadBytes), throwFileSizeLimit: false });
+  // The multipart body schemas document the form; the streaming handler is what validates it.
+  app.setValidatorCompiler((route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)));
+  // A refused upload leaves the rest of its body unread; closing the connection discards it.
+  app.addHook('onError', async (request, reply) => {
+    if (request.isMultipart() && !request.raw.readableEnded) reply.header('connection', 'close');
+  });
+
+  const caller = (request: FastifyRequest) => ({ orgId: request.auth!.orgId, actor: apiActor(request), log: request.log });
+  const recordId = (request: FastifyRequest, family: Family) => (request.params as Record<string, string>)[family.param];
+
+  function upload(family: Family, path: string, target: Target, operationId: string, summary: string) {
+    const schema: FastifySchema = {
+      operationId,
+      summary,
+      tags: [family.tag],
+      params: idParams(family),
+      body: { content: { 'multipart/form-data': { schema: uploadForm(target) } } } as unknown as TSchema,
+      response: { 200: UploadResult, ...uploadErrors },
+    };
+    app.post(`${family.base}/${path}/:${family.param}`, { schema, config: { capability: 'seller' } }, async (request) =>
+      service.upload(OWNERS[family.owner], target, recordId(request, family), caller(request), multipartForm(request, maxUploadBytes)),
+    );
+  }
+
+  function removeByUrl(family: Family, path: string, target: Target, operationId: string, summary: string) {
+    const schema: FastifySchema = {
+      operationId,
+      summary,
+      tags: [family.tag],
+      params: idParams(family),
+      querystring: UrlQuery,
+      response: { 200: StatusOk, ...removalErrors },
+    };
+    app.delete(`${family.base}/${path}/:${family.param}/by-url`, { schema, config: { capability: 'seller' } }, async (request) =>
+      service.removeByUrl(OWNERS[family.owner], target, recordId(request, family), (request.query as { url: string }).url, caller(request)),
+    );
+  }
+
+  for (const family of [TEARDOWNS, LISTINGS]) {
+    const noun = family.noun;
+    upload(family, 'documents', DOCUMENTS, `upload${noun}Document`, `Upload a ${noun.toLowerCase()} document (appended to documents[])`);
+    removeByUrl(family, 'documents', DOCUMENTS, `remove${noun}Document`, `Remove a ${noun.toLowerCase()} document by URL (idempotent)`);
+    upload(family, 'images', IMAGES, `upload${noun}Image`, `Upload a ${noun.toLowerCase()} image (appended to images[])`);
+    removeByUrl(family, 'images', IMAGES, `remove${noun}Image`, `Remove a ${noun.toLowerCase()} image by URL (idempotent)`);
+  }
+
+  // One static path per slot: an unknown {doc_type} is then an unknown route (404 Not Found), and
+  // no slot path can shadow /teardown/documents or /teardown/images.
+  for (const docType of Object.keys(SLOT_DOC_TYPES) as SlotDocType[]) {
+    const field = SLOT_DOC_TYPES[docType];
+    upload(
+      TEARDOWNS,
+      docType,
+      slotTarget(docType),
+      `uploadTeardown${pascal(docType)}`,
+      `Upload the teardown's ${field} document (replaces the slot, appended to documents[])`,
+    );
+    app.delete(
+      `/teardown/${docType}/:teardown_id`,
+      {
+        schema: {
+          operationId: `clearTeardown${pascal(docType)}`,
+          summary: `Clear the teardown's ${field} slot and remove its URL from documents[] (idempotent)`,
+          tags: [TEARDOWNS.tag],
+          params: idParams(TEARDOWNS),
+          response: { 200: StatusOk, ...removalErrors },
+        },
+        config: { capability: 'seller' },
+      },
+      async (request) => service.clearSlot(docType, recordId(request, TEARDOWNS), caller(request)),
+    );
+  }
+}

@@ -1,0 +1,271 @@
+// Upload and removal of the files of teardowns and listings: one implementation, parameterised by
+// the owner kind and the target (documents, images, or a teardown slot). decisions.md section 4.
+import type { FastifyBaseLogger } from 'fastify';
+import { type Actor, recordAudit } from '../audit/record.js';
+import type { AppContext } from '../context.js';
+import { AUDIENCE_VALUES, type AudienceValue, audienceAuditAction, audienceFromCsv } from '../http/audience.js';
+import {
+  type ApiError,
+  badUpload,
+  invalidAudience,
+  listingNotFound,
+  schemaError,
+  storageUnavailable,
+  teardownNotFound,
+} from '../http/errors.js';
+import { isUuid } from '../http/ids.js';
+import { binaryCsv, declaredType, type FileClass, forbidsNul, isImage, SNIFF_BYTES, verifySignature } from './content-types.js';
+import type { FormPart, UploadForm } from './form.js';
+import { contentDisposition, newObjectLocation, safeFilename } from './naming.js';
+import { StorageError } from './object-store.js';
+import { type OwnerKind, removeOwnedFiles } from './ownership.js';
+import { type FileColumn, filesRepository, type RecordTable, SLOT_COLUMNS, type SlotColumn } from './repository.js';
+import { checkedBody, peek } from './upload-stream.js';
+
+export interface Owner {
+  kind: OwnerKind;
+  table: RecordTable;
+  entity: 'teardown' | 'listing';
+  notFound: () => ApiError;
+}
+
+export const OWNERS: Record<OwnerKind, Owner> = {
+  teardowns: { kind: 'teardowns', table: 'teardowns', entity: 'teardown', notFound: teardownNotFound },
+  listings: { kind: 'listings', table: 'listings', entity: 'listing', notFound: listingNotFound },
+};
+
+export interface Target {
+  /** Folder of the object key. */
+  folder: string;
+  column: FileColumn;
+  fileClass: FileClass;
+  /** Noun of the generic audit actions (`<entity>.<noun>.uploaded` / `.removed`). */
+  noun: 'document' | 'image';
+  /** Images are not covered by audience; their form's audience field is ignored. */
+  acceptsAudience: boolean;
+  slot?: SlotColumn;
+}
+
+export const DOCUMENTS: Target = {
+  folder: 'documents',
+  column: 'documents',
+  fileClass: 'documents',
+  noun: 'document',
+  acceptsAudience: true,
+};
+export const IMAGES: Target = { folder: 'images', column: 'images', fileClass: 'images', noun: 'image', acceptsAudience: false };
+
+/** The teardown slot each `{doc_type}` of the path fills. */
+export const SLOT_DOC_TYPES = {
+  'harvest-list': 'harvest_list',
+  occm: 'occm',
+  'aircraft-details': 'aircraft_details_doc',
+  'non-incident-statement': 'non_incident_statement',
+} as const satisfies Record<string, SlotColumn>;
+export type SlotDocType = keyof typeof SLOT_DOC_TYPES;
+
+export const slotTarget = (docType: SlotDocType): Target => ({ ...DOCUMENTS, folder: docType, slot: SLOT_DOC_TYPES[docType] });
+
+export interface UploadResult {
+  url: string;
+  filename: string;
+  size: number;
+  content_type: string;
+}
+
+interface Caller {
+  orgId: string;
+  actor: Actor;
+  log: FastifyBaseLogger;
+}
+
+interface StoredFile {
+  key: string;
+  url: string;
+  filename: string;
+  size: number;
+  contentType: string;
+}
+
+const missingFile = () => schemaError([{ type: 'missing', loc: ['body', 'file'], msg: 'Field required', input: null }]);
+
+/** The form's audience: comma-separated values; an empty field counts as not sent. */
+function formAudience(value: unknown): AudienceValue[] | undefined {
+  if (typeof value !== 'string') throw invalidAudience([value], AUDIENCE_VALUES);
+  return value.trim() === '' ? undefined : audienceFromCsv(value);
+}
+
+export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | 'clock'>) {
+  const repo = filesRepository(ctx.db);
+
+  /** The record's canonical id when it exists in the caller's organization, else the owner's plain 404. */
+  async function ownedRecord(owner: Owner, recordId: string, orgId: string): Promise<string> {
+    const id = recordId.toLowerCase();
+    if (!isUuid(id) || !(await repo.recordExists(owner.table, id, orgId))) throw owner.notFound();
+    return id;
+  }
+
+  async function discard(key: string, log: FastifyBaseLogger) {
+    await ctx.store.delete(key).catch((err) => log.warn({ err, key }, 'could not delete a stored file that was not kept'));
+  }
+
+  async function storeFile(
+    owner: Owner,
+    target: Target,
+    recordId: string,
+    part: FormPart & { kind: 'file' },
+    log: FastifyBaseLogger,
+  ): Promise<StoredFile> {
+    try {
+      const filename = safeFilename(part.filename);
+      let type = declaredType(target.fileClass, part.mimetype, filename);
+      const { head, rest } = await peek(part.stream, SNIFF_BYTES);
+      if (head.length === 0) throw badUpload('The file is empty.');
+      type = await verifySignature(target.fileClass, type, head, filename);
+
+      const location = newObjectLocation(ctx.config.storage, owner.kind, recordId, target.folder, filename);
+      const body = checkedBody(head, rest, ctx.config.maxUploadBytes, forbidsNul(type) ? binaryCsv(target.fileClass) : undefined);
+      try {
+        await ctx.store.put(location.key, body.stream, type.mime, contentDisposition(filename, isImage(type)));
+      } catch (err) {
+        // Stores keep nothing of a failed put; the delete makes sure of it, whatever went wrong.
+        await discard(location.key, log);
+        if (err instanceof StorageError) {
+          log.error({ err, key: location.key }, 'object storage failed during an upload');
+          throw storageUnavailable();
+        }
+        throw err;
+      }
+      return { ...location, filename, size: body.bytes(), contentType: type.mime };
+    } finally {
+      if (!part.stream.readableEnded) part.stream.destroy();
+    }
+  }
+
+  return {
+    /**
+     * Streams the form's file to storage, then appends its URL to the record in one statement with
+     * its audit rows. An invalid audience stores nothing: refused before the file when it comes
+     * first, the stored object deleted when it comes after. Any failure after the put deletes the object.
+     */
+    async upload(owner: Owner, target: Target, recordId: string, caller: Caller, form: UploadForm): Promise<UploadResult> {
+      const id = await ownedRecord(owner, recordId, caller.orgId);
+      let audience: AudienceValue[] | undefined;
+      let stored: StoredFile | undefined;
+      try {
+        for (let part = await form.next(); part; part = await form.next()) {
+          if (part.kind === 'field') {
+            if (part.name === 'audience' && target.acceptsAudience) audience = formAudience(part.value) ?? audience;
+            continue;
+          }
+          if (part.name !== 'file') throw missingFile();
+          stored = await storeFile(owner, target, id, part, caller.log);
+        }
+        if (!stored) throw missingFile();
+        const file = stored;
+
+        const now = ctx.clock.now();
+        const written = await ctx.db.transaction().execute(async (tx) => {
+          const row = await repo.attach(tx, {
+            table: owner.table,
+            id,
+            orgId: caller.orgId,
+            column: target.column,
+            url: file.url,
+            slot: target.slot,
+            audience,
+            now,
+          });
+          if (!row) return false;
+          const metadata = { filename: file.filename, size: file.size, url: file.url, content_type: file.contentType };
+          await recordAudit(tx, caller.actor, {
+            orgId: caller.orgId,
+            action: target.slot ? `teardown.${target.slot}.uploaded` : `${owner.entity}.${target.noun}.uploaded`,
+            entityType: owner.entity,
+            entityId: id,
+            ...(target.slot ? { previousState: { [target.slot]: row.previous_slot }, newState: { [target.slot]: file.url } } : {}),
+            metadata,
+          });
+          const audienceAction = audience ? audienceAuditAction(owner.entity, row.previous_audience, row.audience) : undefined;
+          if (audienceAction) {
+            await recordAudit(tx, caller.actor, {
+              orgId: caller.orgId,
+              action: audienceAction,
+              entityType: owner.entity,
+              entityId: id,
+              previousState: { audience: row.previous_audience },
+              newState: { audience: row.audience },
+              metadata: { via_upload: true, url: file.url },
+            });
+          }
+          return true;
+        });
+        if (!written) throw owner.notFound(); // deleted while the file streamed in
+        return { url: file.url, filename: file.filename, size: file.size, content_type: file.contentType };
+      } catch (err) {
+        if (stored) await discard(stored.key, caller.log);
+        throw err;
+      }
+    },
+
+    /**
+     * Removes `url` from the record's documents or images (a teardown slot holding it is cleared
+     * too), audited; then deletes the file, best effort and only under the record's own prefix.
+     * An absent URL writes nothing.
+     */
+    async removeByUrl(owner: Owner, target: Target, recordId: string, url: string, caller: Caller): Promise<{ status: 'ok' }> {
+      const id = await ownedRecord(owner, recordId, caller.orgId);
+      const slots = owner.kind === 'teardowns' && target.column === 'documents' ? SLOT_COLUMNS : [];
+      const removed = await ctx.db.transaction().execute(async (tx) => {
+        const outcome = await repo.detach(tx, {
+          table: owner.table,
+          id,
+          orgId: caller.orgId,
+          column: target.column,
+          url,
+          slots,
+          now: ctx.clock.now(),
+        });
+        if (!outcome) return undefined;
+        const audit = { orgId: caller.orgId, entityType: owner.entity, entityId: id, metadata: { url } } as const;
+        await recordAudit(tx, caller.actor, { ...audit, action: `${owner.entity}.${target.noun}.removed` });
+        for (const slot of outcome.clearedSlots) {
+          await recordAudit(tx, caller.actor, {
+            ...audit,
+            action: `teardown.${slot}.removed`,
+            previousState: { [slot]: url },
+            newState: { [slot]: null },
+          });
+        }
+        return outcome;
+      });
+      if (removed && !removed.stillReferenced) await removeOwnedFiles(ctx, owner.kind, id, [url], caller.log);
+      return { status: 'ok' };
+    },
+
+    /** Empties a teardown slot and drops its URL from documents[], audited; an empty slot writes nothing. */
+    async clearSlot(docType: SlotDocType, recordId: string, caller: Caller): Promise<{ status: 'ok' }> {
+      const owner = OWNERS.teardowns;
+      const slot = SLOT_DOC_TYPES[docType];
+      const id = await ownedRecord(owner, recordId, caller.orgId);
+      const cleared = await ctx.db.transaction().execute(async (tx) => {
+        const outcome = await repo.clearSlot(tx, { id, orgId: caller.orgId, slot, now: ctx.clock.now() });
+        if (!outcome) return undefined;
+        await recordAudit(tx, caller.actor, {
+          orgId: caller.orgId,
+          action: `teardown.${slot}.removed`,
+          entityType: 'teardown',
+          entityId: id,
+          previousState: { [slot]: outcome.url },
+          newState: { [slot]: null },
+          metadata: { url: outcome.url },
+        });
+        return outcome;
+      });
+      if (cleared && !cleared.stillReferenced) await removeOwnedFiles(ctx, owner.kind, id, [cleared.url], caller.log);
+      return { status: 'ok' };
+    },
+  };
+}
+
+export type FilesService = ReturnType<typeof filesService>;

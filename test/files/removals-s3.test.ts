@@ -1,0 +1,3 @@
+import { describeRemovals } from './removals-suite.js';
+
+describeRemovals('s3');

@@ -1,0 +1,3 @@
+import { describeUploads } from './uploads-suite.js';
+
+describeUploads('s3');
