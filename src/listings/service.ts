@@ -16,7 +16,7 @@ import { isUuid } from '../http/ids.js';
 import { containsPattern, equalsPattern, pageCount } from '../http/listing-query.js';
 import { type PatchFields, previousValues, sparseUpdate } from '../http/sparse-update.js';
 import { loadVocabularyLookup, VOCABULARY_COLUMN } from '../vocabularies/attach.js';
-import { type VocabularyRepository, vocabularyRepository } from '../vocabularies/repository.js';
+import type { VocabularyRepository } from '../vocabularies/repository.js';
 import { resolveVocabulary } from '../vocabularies/resolve.js';
 import { type ListingFilters, listingsRepository } from './repository.js';
 import type { CreateListingBody, ImportListingsBody, ListingQuery, UpdateListingBody } from './schemas.js';
@@ -68,10 +68,10 @@ const PUBLIC_VOCABULARY_FIELDS = ['aircraft_type', 'engine_model', 'apu_model'] 
 const IMPORT_VOCABULARY_FIELDS = [...PUBLIC_VOCABULARY_FIELDS, 'landing_gear_type'] as const;
 
 /** The detail of one listing, read through `db` (a transaction sees its own writes). */
-async function detailOf(db: Database, id: string, orgId: string) {
+async function detailOf(db: Database, vocabularies: VocabularyRepository, id: string, orgId: string) {
   const row = await listingsRepository(db).findDetail(id, orgId);
   if (!row) throw listingNotFound();
-  return toListingDetail(row, await loadVocabularyLookup(vocabularyRepository(db), [row]));
+  return toListingDetail(row, await loadVocabularyLookup(vocabularies, [row]));
 }
 
 /** The schema admits any two letters; only assigned ISO 3166-1 codes are stored (decisions.md section 2). */
@@ -134,7 +134,7 @@ export function listingService(deps: ListingServiceDeps) {
           entityId: id,
           newState: body,
         });
-        return detailOf(tx, id, owner.orgId);
+        return detailOf(tx, vocabularies, id, owner.orgId);
       });
     },
 
@@ -164,7 +164,7 @@ export function listingService(deps: ListingServiceDeps) {
 
     async get(owner: Owner, id: string) {
       if (!isUuid(id)) throw listingNotFound();
-      return detailOf(db, id, owner.orgId);
+      return detailOf(db, vocabularies, id, owner.orgId);
     },
 
     async update(owner: Owner, actor: Actor, id: string, body: Static<typeof UpdateListingBody>) {
@@ -179,7 +179,7 @@ export function listingService(deps: ListingServiceDeps) {
       const changes: Record<string, unknown> = { ...set };
       const vocabulary = await vocabularyChange(vocabularies, listingType, body);
       if (vocabulary) changes[vocabulary.column] = vocabulary.id;
-      if (Object.keys(changes).length === 0) return detailOf(db, id, owner.orgId);
+      if (Object.keys(changes).length === 0) return detailOf(db, vocabularies, id, owner.orgId);
 
       return db.transaction().execute(async (tx) => {
         const before = await listingsRepository(tx).updateReturningPrevious(id, owner.orgId, changes, clock.now(), vocabulary?.column);
@@ -199,7 +199,7 @@ export function listingService(deps: ListingServiceDeps) {
           if (action)
             await recordAudit(tx, actor, { ...audit, action, previousState: { audience: previousAudience }, newState: { audience } });
         }
-        return detailOf(tx, id, owner.orgId);
+        return detailOf(tx, vocabularies, id, owner.orgId);
       });
     },
 

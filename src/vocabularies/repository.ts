@@ -27,16 +27,33 @@ export function toVocabularyView(row: VocabularyTerm): VocabularyView {
   };
 }
 
+/**
+ * Vocabulary rows are append-only: nothing in the service updates or deletes one. A row once read
+ * is therefore cached for the life of the process, by id and by (kind, name); a name not cached yet
+ * (a term another instance just added) is looked up in the database as usual.
+ */
 export function vocabularyRepository(db: Database) {
+  const byId = new Map<string, VocabularyTerm>();
+  const activeByName = new Map<string, VocabularyTerm>();
+  const nameKey = (kind: string, name: string) => `${kind}\u0000${name.trim().toLowerCase()}`;
+  const remember = (row: VocabularyTerm) => {
+    byId.set(row.id, row);
+    if (row.is_active) activeByName.set(nameKey(row.kind, row.name), row);
+    return row;
+  };
+
   return {
     async findActiveByName(kind: VocabularyKind, name: string): Promise<VocabularyTerm | undefined> {
-      return db
+      const cached = activeByName.get(nameKey(kind, name));
+      if (cached) return cached;
+      const row = await db
         .selectFrom('vocabulary_terms')
         .selectAll()
         .where('kind', '=', kind)
         .where(sql<string>`lower(name)`, '=', name.trim().toLowerCase())
         .where('is_active', '=', true)
         .executeTakeFirst();
+      return row && remember(row);
     },
 
     /** Looks up any row by name, active or not: imports of legacy records may name retired types. */
@@ -65,9 +82,18 @@ export function vocabularyRepository(db: Database) {
     },
 
     async byIds(ids: string[]): Promise<Map<string, VocabularyTerm>> {
-      if (ids.length === 0) return new Map();
-      const rows = await db.selectFrom('vocabulary_terms').selectAll().where('id', 'in', [...new Set(ids)]).execute();
-      return new Map(rows.map((r) => [r.id, r]));
+      const found = new Map<string, VocabularyTerm>();
+      const missing: string[] = [];
+      for (const id of new Set(ids)) {
+        const cached = byId.get(id);
+        if (cached) found.set(id, cached);
+        else missing.push(id);
+      }
+      if (missing.length > 0) {
+        const rows = await db.selectFrom('vocabulary_terms').selectAll().where('id', 'in', missing).execute();
+        for (const row of rows) found.set(row.id, remember(row));
+      }
+      return found;
     },
 
     /** Inserts a term; returns undefined when the name already exists for that kind. */
