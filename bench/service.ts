@@ -1,0 +1,62 @@
+// Starting the built service and the floors as child processes, configured for load: no rate limit
+// in the way, quiet logs, no background jobs, no demo account.
+import type { Backend } from './options.js';
+import { type Child, startChild } from './processes.js';
+import type { FloorKey } from './scenarios.js';
+
+export interface DatabaseTarget {
+  backend: Backend;
+  /** PostgreSQL URL of the bench database (postgres backend). */
+  url?: string;
+  /** DATA_DIR of the service: PGlite lives in DATA_DIR/pglite, files in DATA_DIR/storage. */
+  dataDir: string;
+}
+
+export function startService(target: DatabaseTarget, port: number): Promise<Child> {
+  return startChild({
+    name: `service (${target.backend})`,
+    args: ['dist/src/server.js'],
+    port,
+    readyPath: '/readyz',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: target.dataDir,
+      ...(target.url ? { DATABASE_URL: target.url } : {}),
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000000',
+      LOG_LEVEL: 'warn',
+      JOBS_INTERVAL_SECONDS: '0',
+      DEMO_ON_FIRST_START: 'false',
+    },
+  });
+}
+
+const FLOOR_FILES: Record<FloorKey, string> = {
+  'get-teardown': 'bench/floors/get-by-id.ts',
+  'get-listing': 'bench/floors/get-by-id.ts',
+  list: 'bench/floors/list.ts',
+  'list-listings': 'bench/floors/list.ts',
+  upload: 'bench/floors/upload.ts',
+};
+
+export interface FloorDatabase {
+  url?: string;
+  pgliteDir?: string;
+  uploadDir: string;
+}
+
+export function startFloor(key: FloorKey, db: FloorDatabase, port: number): Promise<Child> {
+  return startChild({
+    name: `floor ${key}`,
+    args: ['--import', 'tsx', FLOOR_FILES[key]],
+    port,
+    readyPath: '/readyz',
+    env: {
+      PORT: String(port),
+      FLOOR_UPLOAD_DIR: db.uploadDir,
+      ...(db.url ? { FLOOR_DATABASE_URL: db.url } : {}),
+      ...(db.pgliteDir ? { FLOOR_PGLITE_DIR: db.pgliteDir } : {}),
+    },
+  });
+}
