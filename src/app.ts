@@ -6,6 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { authRepository } from './accounts/auth-repository.js';
+import { principalCache } from './accounts/principal-cache.js';
 import { adminRoutes } from './admin/routes.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -61,6 +62,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     limiter: overrides.limiter ?? (config.redisUrl ? redisRateLimitStore(config.redisUrl) : memoryRateLimitStore()),
     store: overrides.store ?? (await createObjectStore(config)),
     vocabularies,
+    principals: principalCache(config.authCacheSeconds * 1000),
   };
 
   const app = Fastify({
@@ -131,6 +133,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const authenticate = apiKeyAuthHook({
     repo: authRepository(ctx.db),
+    cache: ctx.principals,
     limiter: ctx.limiter,
     clock: ctx.clock,
     metrics,

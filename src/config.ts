@@ -28,6 +28,7 @@ const EnvSchema = Type.Object({
   MEDIA_BUCKET: Type.String({ default: 'media', pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' }),
   RATE_LIMIT_PER_MINUTE: Int(600, 1),
   AUTH_FAILURE_LIMIT_PER_MINUTE: Int(60, 1),
+  AUTH_CACHE_SECONDS: Int(5, 0),
   JOBS_INTERVAL_SECONDS: Int(60, 0),
   TEARDOWN_TTL_DAYS: Int(90, 1),
   MAX_UPLOAD_BYTES: Int(50 * MB, 1),
@@ -65,6 +66,8 @@ export interface Config {
   };
   rateLimitPerMinute: number;
   authFailureLimitPerMinute: number;
+  /** How long an authenticated key's principal is reused by one instance; 0 disables the cache. */
+  authCacheSeconds: number;
   jobsIntervalSeconds: number;
   teardownTtlDays: number;
   maxUploadBytes: number;
@@ -143,6 +146,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     authFailureLimitPerMinute: e.AUTH_FAILURE_LIMIT_PER_MINUTE,
+    authCacheSeconds: e.AUTH_CACHE_SECONDS,
     jobsIntervalSeconds: e.JOBS_INTERVAL_SECONDS,
     teardownTtlDays: e.TEARDOWN_TTL_DAYS,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,

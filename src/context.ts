@@ -1,4 +1,5 @@
 // What every feature receives: configuration and the shared dependencies, built once per app.
+import type { PrincipalCache } from './accounts/principal-cache.js';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
 import type { Database } from './db/database.js';
@@ -16,4 +17,6 @@ export interface AppContext {
   limiter: RateLimitStore;
   store: ObjectStore;
   vocabularies: VocabularyRepository;
+  /** Authenticated principals reused for config.authCacheSeconds; cleared by every admin change. */
+  principals: PrincipalCache;
 }

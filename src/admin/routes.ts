@@ -22,6 +22,12 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
   const by = (request: FastifyRequest): Operator => ({ requestId: request.id });
 
   app.addHook('onRequest', adminAuthHook(options.token, ctx.metrics));
+  // Any operator change may concern a key, its minter or its organization: this instance forgets
+  // the principals it cached, so the change applies to its very next request.
+  // onSend: after the change committed, before the operator hears back.
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') ctx.principals.clear();
+  });
 
   app.post(
     '/organizations',

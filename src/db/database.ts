@@ -26,6 +26,36 @@ typeOverrides.setTypeParser(DATE_OID, (v: string) => v);
 typeOverrides.setTypeParser(INT8_OID, (v: string) => Number(v));
 typeOverrides.setTypeParser(NUMERIC_OID, (v: string) => Number(v));
 
+/**
+ * Parameterised queries become named prepared statements: PostgreSQL parses and plans each distinct
+ * statement once per connection instead of on every request. Kysely emits a bounded set of texts (the
+ * dynamic filters combine into a few hundred at most); past MAX_PREPARED distinct texts, new ones run
+ * unnamed. Statements without parameters (DDL, BEGIN, COMMIT) are never prepared, so migrations
+ * cannot leave a plan behind that a later schema change would invalidate.
+ */
+const MAX_PREPARED = 2_000;
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (!name && statementNames.size < MAX_PREPARED) {
+    name = `s${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+class PreparingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query() is heavily overloaded; this forwards every form
+  override query(config: any, values?: any, callback?: any): any {
+    if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
+      const name = statementName(config);
+      if (name) return super.query({ name, text: config, values });
+    }
+    return super.query(config, values, callback);
+  }
+}
+
 export interface DatabaseOptions {
   /** PostgreSQL connection string; absent means embedded PGlite. */
   url?: string;
@@ -37,6 +67,7 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
     const pool = new pg.Pool({
+      Client: PreparingClient,
       connectionString: options.url,
       max: options.poolSize ?? 10,
       types: typeOverrides,

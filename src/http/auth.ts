@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthRepository } from '../accounts/auth-repository.js';
 import { hashApiKey, parseBearer } from '../accounts/keys.js';
+import type { PrincipalCache } from '../accounts/principal-cache.js';
 import type { Clock } from '../clock.js';
 import type { Metrics } from '../observability/metrics.js';
 import {
@@ -49,6 +50,7 @@ const GOOD_SUBSCRIPTIONS = new Set(['active', 'trialing']);
 
 export interface AuthDeps {
   repo: AuthRepository;
+  cache: PrincipalCache;
   limiter: RateLimitStore;
   clock: Clock;
   metrics: Metrics;
@@ -57,7 +59,7 @@ export interface AuthDeps {
 }
 
 export function apiKeyAuthHook(deps: AuthDeps) {
-  const { repo, limiter, clock, metrics } = deps;
+  const { repo, cache, limiter, clock, metrics } = deps;
 
   // A limiter outage must not take the API down with it: the request passes, and the log says why.
   async function count(request: FastifyRequest, key: string) {
@@ -94,8 +96,14 @@ export function apiKeyAuthHook(deps: AuthDeps) {
     }
     const claimedOrg = orgHeader.trim().toLowerCase();
 
-    const principal = await repo.findPrincipal(hashApiKey(token));
-    if (!principal) return unauthenticated(request, invalidApiKey());
+    const keyHash = hashApiKey(token);
+    const now = clock.now();
+    let principal = cache.get(keyHash, now.getTime());
+    if (!principal) {
+      principal = await repo.findPrincipal(keyHash);
+      if (!principal) return unauthenticated(request, invalidApiKey());
+      cache.set(keyHash, principal, now.getTime());
+    }
 
     // Step 5: every request presenting a known key counts, whatever the later steps decide.
     const window = await count(request, `key:${principal.key_id}`);
@@ -107,7 +115,6 @@ export function apiKeyAuthHook(deps: AuthDeps) {
       if (window.count > deps.ratePerMinute) refuse(tooManyRequests(resetSeconds));
     }
 
-    const now = clock.now();
     if (principal.expires_at && principal.expires_at.getTime() <= now.getTime()) refuse(apiKeyExpired());
 
     if (principal.key_org_id !== claimedOrg) {
@@ -151,6 +158,7 @@ export function apiKeyAuthHook(deps: AuthDeps) {
     };
 
     if (!principal.last_used_at || now.getTime() - principal.last_used_at.getTime() > WINDOW_MS) {
+      principal.last_used_at = now; // the cached copy too, so the next minute's requests do not write again
       repo.touch(principal.key_id, now).catch((err) => request.log.warn({ err }, 'could not record key use'));
     }
   };
