@@ -60,6 +60,14 @@ export const Page = <T extends TSchema>(item: T) =>
     pages: Type.Integer(),
   });
 
+/** The operator import envelope (decisions.md section 7): one organization, one creator, up to 1,000 items. */
+export const ImportEnvelope = <T extends TSchema>(item: T) =>
+  Type.Object(
+    { org_id: Uuid, created_by: Uuid, items: Type.Array(item, { minItems: 1, maxItems: 1000 }) },
+    { additionalProperties: false },
+  );
+export const ImportResult = Type.Object({ ids: Type.Array(Uuid) });
+
 export const StatusOk = Type.Object({ status: Type.Literal('ok') });
 
 const SchemaItem = Type.Object({

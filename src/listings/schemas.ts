@@ -1,6 +1,6 @@
 // Request and response schemas of the sales / lease / exchange listings (decisions.md section 5).
 import { Type } from '@sinclair/typebox';
-import { CountryCode, DateTime, HttpUrl, Nullable, PaginationQuery, StringEnum, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { CountryCode, DateTime, HttpUrl, ImportEnvelope, ImportResult, Nullable, PaginationQuery, StringEnum, Text, Timestamp, Uuid } from '../http/schemas.js';
 
 /** Types a partner may create and filter on. */
 export const LISTING_TYPES = ['aircraft', 'engine', 'apu'] as const;
@@ -174,13 +174,6 @@ export const ImportListingItem = Type.Object(
   { additionalProperties: false },
 );
 
-export const ImportListingsBody = Type.Object(
-  {
-    org_id: Uuid,
-    created_by: Uuid,
-    items: Type.Array(ImportListingItem, { minItems: 1, maxItems: 1000 }),
-  },
-  { additionalProperties: false },
-);
+export const ImportListingsBody = ImportEnvelope(ImportListingItem);
 
-export const ImportResult = Type.Object({ ids: Type.Array(Uuid) });
+export { ImportResult };

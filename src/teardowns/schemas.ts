@@ -9,6 +9,8 @@ import {
   DateOnly,
   DateTime,
   HttpUrl,
+  ImportEnvelope,
+  ImportResult,
   Nullable,
   PaginationQuery,
   plainErrorRef,
@@ -251,15 +253,8 @@ const ImportItem = Type.Object(
 );
 export type ImportItemInput = typeof ImportItem.static;
 
-export const ImportTeardownsBody = Type.Object(
-  {
-    org_id: Uuid,
-    created_by: Uuid,
-    items: Type.Array(ImportItem, { minItems: 1, maxItems: 1000 }),
-  },
-  { additionalProperties: false },
-);
-export const ImportResult = Type.Object({ ids: Type.Array(Uuid) });
+export const ImportTeardownsBody = ImportEnvelope(ImportItem);
+export { ImportResult };
 
 export const AdminExpiryBody = Type.Object({ expires_at: DateTimeField }, { additionalProperties: false });
 export const AdminTeardownParams = Type.Object({ id: Type.String() });
