@@ -3,10 +3,12 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Database } from './database.js';
 import * as m0001 from './migrations/0001_init.js';
+import * as m0002 from './migrations/0002_covering_sort_indexes.js';
 
 // Static imports rather than a folder scan: the compiled build and tsx see the same list.
 const migrations: Record<string, Migration> = {
   '0001_init': m0001,
+  '0002_covering_sort_indexes': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
