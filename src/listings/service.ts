@@ -71,7 +71,7 @@ const IMPORT_VOCABULARY_FIELDS = [...PUBLIC_VOCABULARY_FIELDS, 'landing_gear_typ
 async function detailOf(db: Database, vocabularies: VocabularyRepository, id: string, orgId: string) {
   const row = await listingsRepository(db).findDetail(id, orgId);
   if (!row) throw listingNotFound();
-  return toListingDetail(row, await loadVocabularyLookup(vocabularies, [row]));
+  return toListingDetail(row, await loadVocabularyLookup(vocabularies, [row], db));
 }
 
 /** The schema admits any two letters; only assigned ISO 3166-1 codes are stored (decisions.md section 2). */

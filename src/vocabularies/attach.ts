@@ -1,5 +1,6 @@
 // Records point at vocabulary rows by id, one column per kind; responses show the row as an object
 // under the kind's field name. This loads the rows a batch of records needs in one query.
+import type { Database } from '../db/database.js';
 import type { VocabularyKind, VocabularyRepository, VocabularyView } from './repository.js';
 import { toVocabularyView } from './repository.js';
 
@@ -23,6 +24,8 @@ export type VocabularyLookup = (record: Partial<VocabularyRefs>, kind: Vocabular
 export async function loadVocabularyLookup(
   repo: Pick<VocabularyRepository, 'byIds'>,
   records: Partial<VocabularyRefs>[],
+  /** Inside a transaction, its executor: a second connection may not exist (PGlite has one). */
+  executor?: Database,
 ): Promise<VocabularyLookup> {
   const ids: string[] = [];
   for (const record of records) {
@@ -31,7 +34,7 @@ export async function loadVocabularyLookup(
       if (id) ids.push(id);
     }
   }
-  const rows = await repo.byIds(ids);
+  const rows = await repo.byIds(ids, executor);
   return (record, kind) => {
     const id = record[VOCABULARY_COLUMN[kind]];
     const row = id ? rows.get(id) : undefined;

@@ -81,7 +81,8 @@ export function vocabularyRepository(db: Database) {
       return db.selectFrom('vocabulary_terms').selectAll().where('kind', '=', kind).orderBy('name').orderBy('id').execute();
     },
 
-    async byIds(ids: string[]): Promise<Map<string, VocabularyTerm>> {
+    /** `executor`: the caller's transaction, when it holds one (PGlite has a single connection). */
+    async byIds(ids: string[], executor: Database = db): Promise<Map<string, VocabularyTerm>> {
       const found = new Map<string, VocabularyTerm>();
       const missing: string[] = [];
       for (const id of new Set(ids)) {
@@ -90,7 +91,7 @@ export function vocabularyRepository(db: Database) {
         else missing.push(id);
       }
       if (missing.length > 0) {
-        const rows = await db.selectFrom('vocabulary_terms').selectAll().where('id', 'in', missing).execute();
+        const rows = await executor.selectFrom('vocabulary_terms').selectAll().where('id', 'in', missing).execute();
         for (const row of rows) found.set(row.id, remember(row));
       }
       return found;
