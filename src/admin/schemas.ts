@@ -1,5 +1,6 @@
 // Request and response schemas of the operator API.
 import { Type } from '@sinclair/typebox';
+import { VocabularyView } from '../vocabularies/schemas.js';
 import { DateTime, Nullable, StringEnum, Timestamp, Uuid } from '../http/schemas.js';
 import type { VocabularyKind } from '../vocabularies/repository.js';
 
@@ -105,14 +106,7 @@ export const CreateVocabularyBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export const VocabularyView = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  manufacturer: Type.String(),
-  category: Nullable(Type.String()),
-  is_active: Type.Boolean(),
-  created_at: Timestamp,
-});
+export { VocabularyView };
 
 export const AuditQuery = Type.Object({
   entity_id: Type.Optional(Uuid),

@@ -1,5 +1,7 @@
 // ISO 3166-1 alpha-2: the shape check of CountryCode lets any two letters through ("XX", "UK"),
 // so services that store a country check membership here as well.
+import type { SchemaErrorItem } from './errors.js';
+
 const ALPHA2 = `
 AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ
 CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR
@@ -13,3 +15,18 @@ export const ISO_COUNTRY_CODES: ReadonlySet<string> = new Set(ALPHA2.trim().spli
 
 /** True when `code` (any case) is an assigned ISO 3166-1 alpha-2 code. */
 export const isIsoCountry = (code: string) => ISO_COUNTRY_CODES.has(code.toUpperCase());
+
+/**
+ * The 422 item for a code the schema's two-letter pattern admits but ISO 3166-1 does not assign
+ * (`XX`, `UK`); undefined for anything else (absent, null, or already refused by the schema).
+ */
+export function unknownCountryItem(country: unknown, loc: (string | number)[]): SchemaErrorItem | undefined {
+  if (typeof country !== 'string' || !/^[A-Za-z]{2}$/.test(country) || isIsoCountry(country)) return undefined;
+  return {
+    type: 'value_error',
+    loc,
+    msg: 'Value error, country must be an ISO 3166-1 alpha-2 code',
+    input: country,
+    ctx: { error: 'unknown country code' },
+  };
+}

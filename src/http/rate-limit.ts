@@ -12,8 +12,6 @@ export interface RateLimitResult {
 export interface RateLimitStore {
   /** Counts one hit against `key` in a window of `windowMs` and reports the window's total. */
   hit(key: string, windowMs: number): Promise<RateLimitResult>;
-  /** Reports the window's total without counting. */
-  peek(key: string, windowMs: number): Promise<RateLimitResult>;
   close(): Promise<void>;
 }
 
@@ -25,23 +23,15 @@ export function memoryRateLimitStore(now: () => number = Date.now): RateLimitSto
     for (const [key, w] of windows) if (w.resetAt <= t) windows.delete(key);
   }, 60_000);
   sweep.unref();
-  const current = (key: string, windowMs: number) => {
-    const t = now();
-    let w = windows.get(key);
-    if (!w || w.resetAt <= t) {
-      w = { count: 0, resetAt: t + windowMs };
-      windows.set(key, w);
-    }
-    return { w, t };
-  };
   return {
     async hit(key, windowMs) {
-      const { w, t } = current(key, windowMs);
+      const t = now();
+      let w = windows.get(key);
+      if (!w || w.resetAt <= t) {
+        w = { count: 0, resetAt: t + windowMs };
+        windows.set(key, w);
+      }
       w.count += 1;
-      return { count: w.count, resetMs: w.resetAt - t };
-    },
-    async peek(key, windowMs) {
-      const { w, t } = current(key, windowMs);
       return { count: w.count, resetMs: w.resetAt - t };
     },
     async close() {
@@ -69,10 +59,6 @@ export function redisRateLimitStore(url: string, prefix = 'rl:'): RateLimitStore
     async hit(key, windowMs) {
       const [count, ttl] = await client.rlHit(prefix + key, windowMs);
       return { count, resetMs: ttl };
-    },
-    async peek(key, windowMs) {
-      const [count, ttl] = await redis.multi().get(prefix + key).pttl(prefix + key).exec().then((r) => [Number(r?.[0]?.[1] ?? 0), Number(r?.[1]?.[1] ?? -1)]);
-      return { count, resetMs: ttl > 0 ? ttl : windowMs };
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

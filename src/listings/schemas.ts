@@ -1,5 +1,6 @@
 // Request and response schemas of the sales / lease / exchange listings (decisions.md section 5).
 import { Type } from '@sinclair/typebox';
+import { VocabularyView } from '../vocabularies/schemas.js';
 import { CountryCode, DateTime, HttpUrl, ImportEnvelope, ImportResult, Nullable, PaginationQuery, StringEnum, Text, Timestamp, Uuid } from '../http/schemas.js';
 
 /** Types a partner may create and filter on. */
@@ -98,20 +99,12 @@ export const ListingQuery = Type.Object({
   ...PaginationQuery,
 });
 
-const VocabularyObject = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  manufacturer: Type.String(),
-  category: Nullable(Type.String()),
-  is_active: Type.Boolean(),
-  created_at: Timestamp,
-});
 // Only the key of the listing's own type is present (null when a legacy row names none).
 const vocabularyObjects = {
-  aircraft_type: Type.Optional(Nullable(VocabularyObject)),
-  engine_model: Type.Optional(Nullable(VocabularyObject)),
-  apu_model: Type.Optional(Nullable(VocabularyObject)),
-  landing_gear_type: Type.Optional(Nullable(VocabularyObject)),
+  aircraft_type: Type.Optional(Nullable(VocabularyView)),
+  engine_model: Type.Optional(Nullable(VocabularyView)),
+  apu_model: Type.Optional(Nullable(VocabularyView)),
+  landing_gear_type: Type.Optional(Nullable(VocabularyView)),
 };
 
 const SellerOrg = Type.Object({ id: Uuid, name: Type.String() });

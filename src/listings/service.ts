@@ -10,7 +10,7 @@ import type { Database } from '../db/database.js';
 import type { NewListing } from '../db/schema.js';
 import { removeOwnedFiles } from '../files/ownership.js';
 import { AUDIENCE_VALUES, audienceAuditAction, canonicalAudience } from '../http/audience.js';
-import { isIsoCountry } from '../http/countries.js';
+import { unknownCountryItem } from '../http/countries.js';
 import { listingNotFound, notFound, type SchemaErrorItem, schemaError, vocabRequired } from '../http/errors.js';
 import { isUuid } from '../http/ids.js';
 import { containsPattern, equalsPattern, pageCount } from '../http/listing-query.js';
@@ -75,13 +75,8 @@ async function detailOf(db: Database, vocabularies: VocabularyRepository, id: st
 }
 
 /** The schema admits any two letters; only assigned ISO 3166-1 codes are stored (decisions.md section 2). */
-function countryError(country: string | null | undefined, loc: (string | number)[]): SchemaErrorItem | undefined {
-  if (country == null || isIsoCountry(country)) return undefined;
-  return { type: 'value_error', loc, msg: 'Value error, country must be an ISO 3166-1 alpha-2 code', input: country };
-}
-
 function assertIsoCountry(country: string | null | undefined, loc: (string | number)[]) {
-  const error = countryError(country, loc);
+  const error = unknownCountryItem(country, loc);
   if (error) throw schemaError([error]);
 }
 
@@ -269,7 +264,7 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
       if (id) vocabulary[VOCABULARY_COLUMN[field]] = id;
       else errors.push({ type: 'unknown_vocabulary', loc: [...loc, field], msg: `Unknown ${field} '${name}'`, input: name });
     }
-    const badCountry = countryError(item.country, [...loc, 'country']);
+    const badCountry = unknownCountryItem(item.country, [...loc, 'country']);
     if (badCountry) errors.push(badCountry);
     let audience: string[] | null = null;
     try {

@@ -2,7 +2,7 @@
 // 422 as the schema's own items: the routes use `attachValidation` and call assertValidBody.
 import type { ErrorObject } from 'ajv';
 import type { FastifyRequest } from 'fastify';
-import { isIsoCountry } from '../http/countries.js';
+import { unknownCountryItem } from '../http/countries.js';
 import { type SchemaErrorItem, schemaError } from '../http/errors.js';
 import { toSchemaItems } from '../http/validation.js';
 
@@ -30,15 +30,8 @@ export function teardownBodyItems(body: unknown, loc: Loc = ['body']): SchemaErr
   if (typeof start === 'string' && typeof end === 'string' && DATE.test(start) && DATE.test(end) && end < start) {
     items.push(endBeforeStartItem(loc, 'end_date', start, end));
   }
-  if (typeof country === 'string' && /^[A-Za-z]{2}$/.test(country) && !isIsoCountry(country)) {
-    items.push({
-      type: 'value_error',
-      loc: [...loc, 'country'],
-      msg: 'Value error, country must be an ISO 3166-1 alpha-2 code',
-      input: country,
-      ctx: { error: 'unknown country code' },
-    });
-  }
+  const badCountry = unknownCountryItem(country, [...loc, 'country']);
+  if (badCountry) items.push(badCountry);
   return items;
 }
 
@@ -49,7 +42,7 @@ export function teardownBodyItems(body: unknown, loc: Loc = ['body']): SchemaErr
 export function assertValidBody(request: FastifyRequest, extra: SchemaErrorItem[] = []): void {
   const failure = request.validationError as (Error & { validation?: ErrorObject[]; validationContext?: string }) | undefined;
   if (failure && !failure.validation) throw failure;
-  const items = withoutTypeBesideLiteral(failure?.validation ? toSchemaItems(failure.validation, failure.validationContext ?? 'body') : []);
+  const items = failure?.validation ? toSchemaItems(failure.validation, failure.validationContext ?? 'body') : [];
   const reported = new Set(items.map((item) => JSON.stringify(item.loc)));
   const fresh = extra.filter(
     (item) =>
@@ -77,10 +70,4 @@ function inFieldOrder(item: SchemaErrorItem, bodySchema: unknown): SchemaErrorIt
   const rank = (field: string) => (order.includes(field) ? order.indexOf(field) : order.length);
   const sorted = [...(fields as string[])].sort((a, b) => rank(a) - rank(b));
   return { ...item, msg: `Field required: ${sorted.join(', ')}`, ctx: { ...item.ctx, fields: sorted } };
-}
-
-/** A closed set refused for a value of the wrong type is one literal_error, as pydantic reports a Literal; not a type item as well. */
-function withoutTypeBesideLiteral(items: SchemaErrorItem[]): SchemaErrorItem[] {
-  const literal = new Set(items.filter((i) => i.type === 'literal_error').map((i) => JSON.stringify(i.loc)));
-  return items.filter((i) => !(i.type.endsWith('_type') && literal.has(JSON.stringify(i.loc))));
 }

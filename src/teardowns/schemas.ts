@@ -2,7 +2,7 @@
 // detail names (teardown_id, tail_number, country) on create / PATCH / detail, legacy names on
 // the list and transition responses.
 import { Type } from '@sinclair/typebox';
-import { VocabularyView } from '../admin/schemas.js';
+import { VocabularyView } from '../vocabularies/schemas.js';
 import {
   authErrorResponses,
   CountryCode,
@@ -66,6 +66,19 @@ const createPerAssetType = [
   whenAssetType('engine', { properties: { traceability: false, incident_related: false } }),
 ];
 
+/** The fields a teardown record takes on create and on operator import alike. */
+const recordFields = {
+  start_date: DateField,
+  end_date: Type.Optional(Nullable(DateField)),
+  location: Location,
+  country: CountryCode,
+  aircraft_type: Type.Optional(VocabularyName),
+  engine_model: Type.Optional(VocabularyName),
+  tail_number: Type.Optional(Nullable(TailNumber)),
+  msn: Type.Optional(Nullable(Msn)),
+  description: Type.Optional(Nullable(Description)),
+};
+
 export const CreateTeardownBody = Type.Object(
   {
     asset_type: StringEnum(ASSET_TYPES, { description: 'aircraft or engine; apu and landing_gear are legacy, read-only.' }),
@@ -74,17 +87,9 @@ export const CreateTeardownBody = Type.Object(
       description: 'Starting, In process or Completed (case-sensitive).',
       examples: CREATE_STATUS_VALUES,
     }),
-    start_date: DateField,
-    end_date: Type.Optional(Nullable(DateField)),
-    location: Location,
-    country: CountryCode,
-    aircraft_type: Type.Optional(VocabularyName),
-    engine_model: Type.Optional(VocabularyName),
+    ...recordFields,
     traceability: Type.Optional(Traceability),
     incident_related: Type.Optional(IncidentRelated),
-    tail_number: Type.Optional(Nullable(TailNumber)),
-    msn: Type.Optional(Nullable(Msn)),
-    description: Type.Optional(Nullable(Description)),
   },
   { additionalProperties: false, allOf: createPerAssetType },
 );
@@ -222,19 +227,11 @@ const ImportItem = Type.Object(
   {
     asset_type: StringEnum(LEGACY_ASSET_TYPES),
     status: StringEnum(TEARDOWN_STATUSES),
-    start_date: DateField,
-    end_date: Type.Optional(Nullable(DateField)),
-    location: Location,
-    country: CountryCode,
-    aircraft_type: Type.Optional(VocabularyName),
-    engine_model: Type.Optional(VocabularyName),
+    ...recordFields,
     apu_model: Type.Optional(VocabularyName),
     landing_gear_type: Type.Optional(VocabularyName),
-    tail_number: Type.Optional(Nullable(TailNumber)),
-    msn: Type.Optional(Nullable(Msn)),
     traceability: Type.Optional(Nullable(Traceability)),
     incident_related: Type.Optional(NullableIncidentRelated),
-    description: Type.Optional(Nullable(Description)),
     audience: Type.Optional(AudienceInput),
     documents: Type.Optional(Nullable(UrlList)),
     images: Type.Optional(Nullable(UrlList)),
