@@ -93,14 +93,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const logsRequests = overrides.logger !== false && ['trace', 'debug', 'info'].includes(config.logLevel);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ method: request.method, route, status_code: reply.statusCode });
     metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-    request.log.info(
-      { method: request.method, url: request.url, route, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-      'request completed',
-    );
+    // Checked first: at LOG_LEVEL=warn the hot path builds no log object at all.
+    if (logsRequests) {
+      request.log.info(
+        { method: request.method, url: request.url, route, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+        'request completed',
+      );
+    }
   });
 
   installRouteFallbacks(app);
