@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { type AuthChangeListener, authChangeListener } from './accounts/auth-invalidation.js';
 import { authRepository } from './accounts/auth-repository.js';
 import { principalCache } from './accounts/principal-cache.js';
 import { adminRoutes } from './admin/routes.js';
@@ -23,6 +24,7 @@ import { frameworkErrorHandler, installRouteFallbacks, requestIdFrom } from './h
 import { BusinessError, PlainError, ValidationError } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { createJobs } from './jobs/scheduler.js';
+import { dependencyHealth } from './observability/dependencies.js';
 import { createMetrics } from './observability/metrics.js';
 import { systemRoutes } from './observability/routes.js';
 import { publicRoutes } from './public-routes.js';
@@ -46,25 +48,7 @@ declare module 'fastify' {
 }
 
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
-  const ownsDatabase = !overrides.database;
-  const database = overrides.database ?? (await openConfiguredDatabase(config));
-
-  const vocabularies = vocabularyRepository(database.db);
-  await vocabularies.seedIfEmpty();
-
-  const metrics = createMetrics({ defaultMetrics: overrides.logger !== false });
-  const ctx: AppContext = {
-    config,
-    db: database.db,
-    dbKind: database.kind,
-    clock: overrides.clock ?? systemClock,
-    metrics,
-    limiter: overrides.limiter ?? (config.redisUrl ? redisRateLimitStore(config.redisUrl) : memoryRateLimitStore()),
-    store: overrides.store ?? (await createObjectStore(config)),
-    vocabularies,
-    principals: principalCache(config.authCacheSeconds * 1000),
-  };
-
+  // The instance first, so that start-up can log through it while it waits for the database.
   const app = Fastify({
     logger:
       overrides.logger === false
@@ -80,9 +64,57 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.maxJsonBytes,
     trustProxy: config.trustProxy,
-    return503OnClosing: true,
+    // Requests that reach a closing instance on an open connection are served, not refused in
+    // Fastify's own shape: the drain (server.ts) already steered new traffic elsewhere.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const metrics = createMetrics({ defaultMetrics: overrides.logger !== false });
+  const health = dependencyHealth(metrics);
+  health.useLogger(app.log);
+
+  const ownsDatabase = !overrides.database;
+  const database =
+    overrides.database ??
+    (await openConfiguredDatabase(config, {
+      onWaiting: (attempt, err) =>
+        app.log.warn({ attempt, error: err instanceof Error ? err.message : String(err) }, 'waiting for PostgreSQL at DATABASE_URL'),
+    }));
+  const noticeDatabase = () => health.up('database');
+  database.queryObservers.add(noticeDatabase);
+
+  const vocabularies = vocabularyRepository(database.db);
+  await vocabularies.seedIfEmpty();
+
+  // With several instances on one PostgreSQL, cached principals follow changes made anywhere within
+  // a second (accounts/auth-invalidation.ts). Embedded PGlite has one process: nothing to follow.
+  const authListener: AuthChangeListener | undefined =
+    database.kind === 'postgres' && database.url && config.authCacheSeconds > 0
+      ? authChangeListener({ url: database.url, deadlines: database.deadlines ?? config.db })
+      : undefined;
+  const principals = principalCache(config.authCacheSeconds * 1000, { isFresh: authListener ? authListener.isFresh : undefined });
+  authListener?.start(principals, app.log);
+
+  const limiter =
+    overrides.limiter ??
+    (config.redisUrl ? redisRateLimitStore(config.redisUrl, { timeoutMs: config.redisTimeoutMs, health }) : memoryRateLimitStore());
+  await limiter.ready?.();
+
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    clock: overrides.clock ?? systemClock,
+    metrics,
+    health,
+    limiter,
+    store: overrides.store ?? (await createObjectStore(config)),
+    vocabularies,
+    principals,
+    authListener,
+    lifecycle: { draining: false },
+  };
 
   app.decorate('ctx', ctx);
   app.setValidatorCompiler(validatorCompiler);
@@ -92,6 +124,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // While draining, every response asks its client to reconnect (to another instance).
+    if (ctx.lifecycle.draining) reply.header('connection', 'close');
   });
   const logsRequests = overrides.logger !== false && ['trace', 'debug', 'info'].includes(config.logLevel);
   app.addHook('onResponse', async (request, reply) => {
@@ -108,7 +142,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
 
   installRouteFallbacks(app);
-  installErrorHandler(app, config.maxJsonBytes);
+  installErrorHandler(app, config.maxJsonBytes, health);
   installJsonParser(app);
 
   await app.register(swagger, {
@@ -158,6 +192,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.addHook('onClose', async () => {
     app.jobs.stop();
+    database.queryObservers.delete(noticeDatabase);
+    await authListener?.stop();
     await ctx.limiter.close();
     await ctx.store.close();
     if (ownsDatabase) await database.close();

@@ -16,7 +16,12 @@ const EnvSchema = Type.Object({
   DATA_DIR: Text('./data'),
   DATABASE_URL: Optional(),
   DB_POOL_SIZE: Int(10, 1),
+  DB_CONNECT_TIMEOUT_MS: Int(2000, 1),
+  DB_STATEMENT_TIMEOUT_MS: Int(10_000, 1),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Int(10_000, 1),
+  DB_STARTUP_TIMEOUT_SECONDS: Int(60, 0),
   REDIS_URL: Optional(),
+  REDIS_TIMEOUT_MS: Int(500, 1),
   ADMIN_TOKEN: Optional(Type.String({ minLength: 16 })),
   S3_BUCKET: Optional(),
   S3_ENDPOINT: Optional(),
@@ -24,11 +29,13 @@ const EnvSchema = Type.Object({
   S3_ACCESS_KEY_ID: Optional(),
   S3_SECRET_ACCESS_KEY: Optional(),
   S3_FORCE_PATH_STYLE: Bool(false),
+  S3_CONNECT_TIMEOUT_MS: Int(2000, 1),
+  S3_IDLE_TIMEOUT_MS: Int(15_000, 1),
   STORAGE_URL: Optional(),
   MEDIA_BUCKET: Type.String({ default: 'media', pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' }),
   RATE_LIMIT_PER_MINUTE: Int(600, 1),
   AUTH_FAILURE_LIMIT_PER_MINUTE: Int(60, 1),
-  AUTH_CACHE_SECONDS: Int(5, 0),
+  AUTH_CACHE_SECONDS: Int(60, 0),
   JOBS_INTERVAL_SECONDS: Int(60, 0),
   TEARDOWN_TTL_DAYS: Int(90, 1),
   MAX_UPLOAD_BYTES: Int(50 * MB, 1),
@@ -39,6 +46,8 @@ const EnvSchema = Type.Object({
   ),
   TRUST_PROXY: Bool(false),
   DEMO_ON_FIRST_START: Bool(true),
+  SHUTDOWN_DRAIN_SECONDS: Int(5, 0),
+  SHUTDOWN_GRACE_SECONDS: Int(30, 0),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -49,7 +58,19 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   dbPoolSize: number;
+  /** Deadlines of every PostgreSQL call (docs/operations.md). */
+  db: {
+    /** Opening a connection, and waiting for a free one from the pool. */
+    connectTimeoutMs: number;
+    /** Server-side statement_timeout; the client gives up shortly after it. */
+    statementTimeoutMs: number;
+    idleInTransactionTimeoutMs: number;
+    /** How long start-up waits for the database before giving up (0: one attempt). */
+    startupTimeoutSeconds: number;
+  };
   redisUrl?: string;
+  /** Connect and command deadline of Redis; past it the rate limit falls back to this instance. */
+  redisTimeoutMs: number;
   adminToken?: string;
   storage: {
     /** Public base of stored-file URLs, without a trailing slash. */
@@ -62,6 +83,9 @@ export interface Config {
       accessKeyId?: string;
       secretAccessKey?: string;
       forcePathStyle: boolean;
+      connectTimeoutMs: number;
+      /** A socket that moves no byte for this long is abandoned. */
+      idleTimeoutMs: number;
     };
   };
   rateLimitPerMinute: number;
@@ -75,6 +99,12 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   demoOnFirstStart: boolean;
+  shutdown: {
+    /** After SIGTERM: /readyz answers 503 while the listener keeps serving this long. */
+    drainSeconds: number;
+    /** Then in-flight requests get this long to finish before the process gives up on them. */
+    graceSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -128,7 +158,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     dbPoolSize: e.DB_POOL_SIZE,
+    db: {
+      connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      startupTimeoutSeconds: e.DB_STARTUP_TIMEOUT_SECONDS,
+    },
     redisUrl: e.REDIS_URL,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     adminToken: e.ADMIN_TOKEN,
     storage: {
       publicUrl: (e.STORAGE_URL ?? defaultPublicUrl).replace(/\/+$/, ''),
@@ -141,6 +178,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             accessKeyId: e.S3_ACCESS_KEY_ID,
             secretAccessKey: e.S3_SECRET_ACCESS_KEY,
             forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            connectTimeoutMs: e.S3_CONNECT_TIMEOUT_MS,
+            idleTimeoutMs: e.S3_IDLE_TIMEOUT_MS,
           }
         : undefined,
     },
@@ -154,5 +193,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     demoOnFirstStart: e.DEMO_ON_FIRST_START,
+    shutdown: { drainSeconds: e.SHUTDOWN_DRAIN_SECONDS, graceSeconds: e.SHUTDOWN_GRACE_SECONDS },
   };
 }

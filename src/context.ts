@@ -1,10 +1,12 @@
 // What every feature receives: configuration and the shared dependencies, built once per app.
+import type { AuthChangeListener } from './accounts/auth-invalidation.js';
 import type { PrincipalCache } from './accounts/principal-cache.js';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
 import type { Database } from './db/database.js';
 import type { ObjectStore } from './files/object-store.js';
 import type { RateLimitStore } from './http/rate-limit.js';
+import type { DependencyHealth } from './observability/dependencies.js';
 import type { Metrics } from './observability/metrics.js';
 import type { VocabularyRepository } from './vocabularies/repository.js';
 
@@ -14,9 +16,15 @@ export interface AppContext {
   dbKind: 'postgres' | 'pglite';
   clock: Clock;
   metrics: Metrics;
+  /** Which dependencies this instance currently reaches; outages are logged once. */
+  health: DependencyHealth;
   limiter: RateLimitStore;
   store: ObjectStore;
   vocabularies: VocabularyRepository;
-  /** Authenticated principals reused for config.authCacheSeconds; cleared by every admin change. */
+  /** Authenticated principals, cleared by every change to keys, users or organizations (any instance). */
   principals: PrincipalCache;
+  /** PostgreSQL only: the channel that keeps `principals` in step with other instances. */
+  authListener?: AuthChangeListener;
+  /** Set by the process on SIGTERM: /readyz answers 503 and responses close their connection. */
+  lifecycle: { draining: boolean };
 }

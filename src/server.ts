@@ -1,11 +1,12 @@
 // The process: read the configuration, build the app, listen, and shut down gracefully.
-import closeWithGrace from 'close-with-grace';
-import { createDemoAccount, demoInstructions, isFirstStart } from './accounts/demo.js';
+import type { FastifyInstance } from 'fastify';
+import { createDemoAccountOnFirstStart, demoInstructions } from './accounts/demo.js';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, type Config, loadConfig } from './config.js';
+import { DatabaseUnreachableError } from './db/open-configured.js';
 
 async function main() {
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
@@ -17,25 +18,77 @@ async function main() {
   }
 
   const app = await buildApp(config);
-  const firstStart = config.demoOnFirstStart && (await isFirstStart(app.ctx.db));
-
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
-    await app.close();
-  });
-
+  handleShutdown(app, config);
   await app.listen({ port: config.port, host: config.host });
 
-  if (firstStart) {
-    const demo = await createDemoAccount(app.ctx.db);
-    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-    // Printed to the terminal, never logged: the key must not reach log storage.
-    process.stdout.write(`\n${demoInstructions(demo, `http://${host}:${config.port}`)}\n\n`);
+  if (config.demoOnFirstStart) {
+    const demo = await createDemoAccountOnFirstStart(app.ctx.db);
+    if (demo) {
+      const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+      // Printed to the terminal, never logged: the key must not reach log storage.
+      process.stdout.write(`\n${demoInstructions(demo, `http://${host}:${config.port}`)}\n\n`);
+    }
   }
 }
 
+/**
+ * SIGTERM / SIGINT: first a drain, during which /readyz answers 503 (the load balancer stops sending
+ * new work) while the listener keeps serving and every response closes its connection; then the
+ * listener closes and requests in flight, uploads included, get the grace period to finish. Exit 0
+ * when everything finished, 1 when the grace ran out. A second signal cuts the drain short.
+ */
+function handleShutdown(app: FastifyInstance, config: Config) {
+  let stopping: Promise<void> | undefined;
+  let skipDrain: (() => void) | undefined;
+
+  async function stop(signal: string) {
+    const { drainSeconds, graceSeconds } = config.shutdown;
+    app.ctx.lifecycle.draining = true;
+    app.log.info({ signal, drainSeconds, graceSeconds }, 'shutting down: draining');
+    await new Promise<void>((resolve) => {
+      skipDrain = resolve;
+      setTimeout(resolve, drainSeconds * 1000).unref();
+    });
+    app.log.info('shutting down: listener closed, finishing requests in flight');
+    const grace = setTimeout(() => {
+      app.log.error({ graceSeconds }, 'shutdown grace period over: closing remaining connections');
+      app.server.closeAllConnections();
+      process.exit(1);
+    }, graceSeconds * 1000);
+    grace.unref();
+    await app.close();
+    clearTimeout(grace);
+    app.log.info('shut down');
+    process.exit(0);
+  }
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) {
+        skipDrain?.();
+        return;
+      }
+      stopping = stop(signal).catch((err) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      });
+    });
+  }
+  process.on('uncaughtException', (err) => {
+    app.log.fatal({ err }, 'uncaught exception: exiting');
+    process.exit(1);
+  });
+  process.on('unhandledRejection', (err) => {
+    app.log.fatal({ err }, 'unhandled rejection: exiting');
+    process.exit(1);
+  });
+}
+
 main().catch((err) => {
+  if (err instanceof DatabaseUnreachableError) {
+    console.error(err.message);
+    process.exit(69); // EX_UNAVAILABLE
+  }
   console.error(err);
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 // A ready-to-use demo organization, seller and key, so a newcomer's first curl works.
+import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { accountsRepository } from './repository.js';
 
@@ -9,19 +10,37 @@ export interface DemoAccount {
 }
 
 export async function createDemoAccount(db: Database, name = 'Demo Aviation Parts'): Promise<DemoAccount> {
-  return db.transaction().execute(async (tx) => {
-    const repo = accountsRepository(tx);
-    const org = await repo.createOrganization({ name });
-    const user = await repo.createUser(org.id, { email: 'seller@demo.example', capabilities: ['seller'] });
-    if (!user) throw new Error('demo user could not be created');
-    const key = await repo.mintKey(user, { name: 'demo key' });
-    return { orgId: org.id, userId: user.id, key: key.key };
-  });
+  return db.transaction().execute((tx) => createDemoAccountIn(tx, name));
+}
+
+async function createDemoAccountIn(tx: Database, name: string): Promise<DemoAccount> {
+  const repo = accountsRepository(tx);
+  const org = await repo.createOrganization({ name });
+  const user = await repo.createUser(org.id, { email: 'seller@demo.example', capabilities: ['seller'] });
+  if (!user) throw new Error('demo user could not be created');
+  const key = await repo.mintKey(user, { name: 'demo key' });
+  return { orgId: org.id, userId: user.id, key: key.key };
 }
 
 /** True when the database holds no organization at all: a first start. */
 export async function isFirstStart(db: Database): Promise<boolean> {
   return !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
+}
+
+/** Any constant shared by every instance: the advisory lock that makes first-start creation single. */
+const FIRST_START_LOCK = 0x64656d6f; // "demo"
+
+/**
+ * Creates the demo account when the database holds no organization, and returns it; undefined when
+ * it is not a first start. Instances starting together on an empty database serialise on an
+ * advisory lock held by the transaction, so exactly one of them creates (and prints) the account.
+ */
+export async function createDemoAccountOnFirstStart(db: Database): Promise<DemoAccount | undefined> {
+  return db.transaction().execute(async (tx) => {
+    await sql`SELECT pg_advisory_xact_lock(${FIRST_START_LOCK})`.execute(tx);
+    if (!(await isFirstStart(tx))) return undefined;
+    return createDemoAccountIn(tx, 'Demo Aviation Parts');
+  });
 }
 
 export function demoInstructions(demo: DemoAccount, baseUrl: string): string {

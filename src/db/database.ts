@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, type LogConfig, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 
@@ -13,6 +13,11 @@ export type Database = Kysely<DB>;
 export interface DatabaseHandle {
   db: Database;
   kind: 'postgres' | 'pglite';
+  /** PostgreSQL only: where to open connections of one's own (the auth change listener). */
+  url?: string;
+  deadlines?: DatabaseDeadlines;
+  /** Called after every completed query (how the service notices a database that came back). */
+  queryObservers: Set<() => void>;
   close(): Promise<void>;
 }
 
@@ -45,14 +50,37 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
-class PreparingClient extends pg.Client {
+/**
+ * The connection class of the PostgreSQL pool.
+ *
+ * - It always listens for `error`: pg emits it on a client whose socket dies, and a client checked
+ *   out of the pool has no other listener, so without this one a dropped connection (a failover,
+ *   `pg_terminate_backend`, a pooler restart) would end the process. The failed query reports the
+ *   error itself, and the pool discards the client when it comes back (it is no longer queryable).
+ * - A query that outlives the client-side deadline (`query_timeout`: the server did not answer, e.g.
+ *   packets dropped) leaves the connection waiting for an answer that may never come; the socket is
+ *   destroyed so that the pool replaces the connection instead of handing it out again.
+ * - Parameterised queries run as named prepared statements (see statementName).
+ */
+class ServiceClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: forwards pg.Client's constructor config untouched
+  constructor(config?: any) {
+    super(config);
+    this.on('error', () => {});
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() is heavily overloaded; this forwards every form
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined) {
-      const name = statementName(config);
-      if (name) return super.query({ name, text: config, values });
-    }
-    return super.query(config, values, callback);
+    const prepared =
+      typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined ? statementName(config) : undefined;
+    const result = prepared ? super.query({ name: prepared, text: config, values }) : super.query(config, values, callback);
+    if (!(result instanceof Promise)) return result;
+    return result.catch((err: unknown) => {
+      if (err instanceof Error && err.message === 'Query read timeout') {
+        (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      }
+      throw err;
+    });
   }
 }
 
@@ -62,22 +90,58 @@ export interface DatabaseOptions {
   /** PGlite data directory; 'memory://' keeps everything in memory. */
   pgliteDataDir?: string;
   poolSize?: number;
+  /** Deadlines of the PostgreSQL connections (unused by PGlite, which runs in process). */
+  deadlines?: DatabaseDeadlines;
+}
+
+export interface DatabaseDeadlines {
+  /** Opening a connection and waiting for a free pooled one. */
+  connectTimeoutMs: number;
+  /** Server-side statement_timeout (0 disables it: migrations); the client waits one second more. */
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+}
+
+export const DEFAULT_DEADLINES: DatabaseDeadlines = { connectTimeoutMs: 2000, statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 10_000 };
+
+/** The pg settings that bound every wait on PostgreSQL (docs/operations.md, "Deadlines"). */
+export function connectionSettings(deadlines: DatabaseDeadlines) {
+  const { connectTimeoutMs, statementTimeoutMs, idleInTransactionTimeoutMs } = deadlines;
+  return {
+    connectionTimeoutMillis: connectTimeoutMs,
+    // The server cancels a slow statement cleanly (SQLSTATE 57014, the connection stays usable); the
+    // client-side deadline only fires when the server itself is unreachable.
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 1000 } : {}),
+    idle_in_transaction_session_timeout: idleInTransactionTimeoutMs,
+    // Detects a peer that vanished without a reset (a dead host, a dropped route) on idle connections.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  };
+}
+
+function queryObserver(observers: Set<() => void>): LogConfig {
+  return (event) => {
+    if (event.level === 'query') for (const observe of observers) observe();
+  };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
+    const deadlines = options.deadlines ?? DEFAULT_DEADLINES;
     const pool = new pg.Pool({
-      Client: PreparingClient,
+      Client: ServiceClient,
       connectionString: options.url,
       max: options.poolSize ?? 10,
       types: typeOverrides,
       application_name: 'partner-api',
+      ...connectionSettings(deadlines),
     });
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it. Queries in flight report their own error.
     });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const queryObservers = new Set<() => void>();
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: queryObserver(queryObservers) });
+    return { db, kind: 'postgres', url: options.url, deadlines, queryObservers, close: () => db.destroy() };
   }
 
   const dataDir = options.pgliteDataDir ?? 'memory://';
@@ -85,10 +149,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   // PGlite is a single connection: a pool of one serialises transactions, as a real session would.
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types: typeOverrides });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const queryObservers = new Set<() => void>();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: queryObserver(queryObservers) });
   return {
     db,
     kind: 'pglite',
+    queryObservers,
     close: async () => {
       await db.destroy();
       await pglite.close();

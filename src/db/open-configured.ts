@@ -1,16 +1,70 @@
 // The database a process configures for itself (server or admin CLI): PostgreSQL at
 // DATABASE_URL, or embedded PGlite under DATA_DIR behind a one-process lock; migrated, ready.
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { type DatabaseHandle, openDatabase } from './database.js';
 import { migrateToLatest } from './migrate.js';
+import { isDatabaseUnavailable } from './unavailable.js';
 
-export async function openConfiguredDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'>): Promise<DatabaseHandle> {
-  const release = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
+export interface OpenOptions {
+  /** Told about each failed attempt while start-up waits for PostgreSQL. */
+  onWaiting?: (attempt: number, err: unknown) => void;
+}
+
+type OpenConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> & { db?: Config['db'] };
+
+export class DatabaseUnreachableError extends Error {
+  override name = 'DatabaseUnreachableError';
+}
+
+export async function openConfiguredDatabase(config: OpenConfig, options: OpenOptions = {}): Promise<DatabaseHandle> {
+  if (!config.databaseUrl) return openEmbedded(config);
+  const url = config.databaseUrl;
+  const deadlines = config.db;
+  // Migrations run on their own short-lived connection without statement_timeout: building an index
+  // on a large table may legitimately take longer than any request should.
+  await untilReachable(config, options, async () => {
+    const migrating = await openDatabase({ url, poolSize: 1, deadlines: deadlines && { ...deadlines, statementTimeoutMs: 0 } });
+    try {
+      await migrateToLatest(migrating.db);
+    } finally {
+      await migrating.close().catch(() => {});
+    }
+  });
+  return openDatabase({ url, poolSize: config.dbPoolSize, deadlines });
+}
+
+/**
+ * Runs `attempt` until it succeeds, retrying while PostgreSQL is unreachable (a database that starts
+ * after the service, a failover in progress) for at most DB_STARTUP_TIMEOUT_SECONDS. Any other
+ * failure (bad credentials, a failed migration) is final at once.
+ */
+async function untilReachable(config: OpenConfig, options: OpenOptions, attempt: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + (config.db?.startupTimeoutSeconds ?? 0) * 1000;
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isDatabaseUnavailable(err)) throw err;
+      if (Date.now() >= deadline) {
+        throw new DatabaseUnreachableError(
+          `PostgreSQL at DATABASE_URL is unreachable (${err instanceof Error ? err.message : String(err)}); gave up after ${n} attempt(s) (DB_STARTUP_TIMEOUT_SECONDS=${config.db?.startupTimeoutSeconds ?? 0}).`,
+          { cause: err },
+        );
+      }
+      options.onWaiting?.(n, err);
+      await sleep(Math.min(5000, 500 * 2 ** Math.min(n - 1, 4)));
+    }
+  }
+}
+
+async function openEmbedded(config: OpenConfig): Promise<DatabaseHandle> {
+  const release = lockDataDir(config.dataDir);
   let handle: DatabaseHandle | undefined;
   try {
-    handle = await openDatabase({ url: config.databaseUrl, pgliteDataDir: join(config.dataDir, 'pglite'), poolSize: config.dbPoolSize });
+    handle = await openDatabase({ pgliteDataDir: join(config.dataDir, 'pglite') });
     await migrateToLatest(handle.db);
   } catch (err) {
     await handle?.close().catch(() => {});

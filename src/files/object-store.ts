@@ -11,8 +11,8 @@ export interface ObjectStore {
   put(key: string, body: Readable, contentType: string, contentDisposition?: string): Promise<StoredObject>;
   /** Deletes `key`; a missing object is not an error. */
   delete(key: string): Promise<void>;
-  /** Checks the store is reachable (readiness). */
-  ping(): Promise<void>;
+  /** Checks the store is reachable (readiness), giving up after `timeoutMs`. */
+  ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -19,8 +19,10 @@ export function s3ObjectStore(s3: S3Settings, mediaBucket: string): ObjectStore 
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 3,
-    // An unreachable endpoint fails fast (502) instead of holding the upload open; a slow one may idle a while.
-    requestHandler: { connectionTimeout: 5_000, socketTimeout: 120_000 },
+    // Deadlines (docs/operations.md): an unreachable endpoint fails within S3_CONNECT_TIMEOUT_MS per
+    // attempt, and a connection on which no byte moves for S3_IDLE_TIMEOUT_MS (packets dropped) is
+    // abandoned. The idle deadline, not a total one, suits 50 MB uploads from slow partners.
+    requestHandler: { connectionTimeout: s3.connectTimeoutMs, socketTimeout: s3.idleTimeoutMs },
   });
   const objectKey = (key: string) => `${mediaBucket}/${key}`;
 
@@ -73,9 +75,9 @@ export function s3ObjectStore(s3: S3Settings, mediaBucket: string): ObjectStore 
         throw new StorageError(`S3 delete of ${key} failed: ${describe(err)}`, { cause: err });
       }
     },
-    async ping() {
+    async ping(timeoutMs = 1000) {
       try {
-        await client.send(new HeadBucketCommand({ Bucket: s3.bucket }));
+        await client.send(new HeadBucketCommand({ Bucket: s3.bucket }), { abortSignal: AbortSignal.timeout(timeoutMs) });
       } catch (err) {
         throw new StorageError(`S3 bucket ${s3.bucket} unreachable: ${describe(err)}`, { cause: err });
       }

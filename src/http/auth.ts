@@ -100,9 +100,10 @@ export function apiKeyAuthHook(deps: AuthDeps) {
     const now = clock.now();
     let principal = cache.get(keyHash, now.getTime());
     if (!principal) {
+      const generation = cache.generation;
       principal = await repo.findPrincipal(keyHash);
       if (!principal) return unauthenticated(request, invalidApiKey());
-      cache.set(keyHash, principal, now.getTime());
+      cache.set(keyHash, principal, now.getTime(), generation);
     }
 
     // Step 5: every request presenting a known key counts, whatever the later steps decide.

@@ -3,6 +3,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, internalError, payloadTooLarge, schemaError } from './errors.js';
 import { findJsonSyntaxError } from './json-syntax.js';
+import type { DependencyHealth } from '../observability/dependencies.js';
+import { outageError } from './outages.js';
 import { toSchemaItems } from './validation.js';
 
 /**
@@ -52,13 +54,16 @@ export function fromFrameworkError(error: FastifyError, maxJsonBytes: number): A
   return undefined;
 }
 
-export function installErrorHandler(app: FastifyInstance, maxJsonBytes: number) {
+export function installErrorHandler(app: FastifyInstance, maxJsonBytes: number, health?: DependencyHealth) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = fromFrameworkError(error, maxJsonBytes);
     if (known) {
       if (known.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return sendError(reply, known);
     }
+    // A dependency outage: logged once per outage by `health`, answered 503 with Retry-After.
+    const outage = outageError(error, health);
+    if (outage) return sendError(reply, outage);
     request.log.error({ err: error }, 'unexpected error');
     return sendError(reply, internalError());
   });

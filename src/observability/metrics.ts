@@ -1,5 +1,5 @@
 // Prometheus metrics. Each app owns its registry, so that several apps in one process (tests) never collide.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   const registry = new Registry();
@@ -29,6 +29,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
       name: 'security_alerts_total',
       help: 'Security alerts raised, by kind',
       labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    dependencyUp: new Gauge({
+      name: 'dependency_up',
+      help: '1 while this instance reaches the dependency, 0 during an outage it has seen',
+      labelNames: ['dependency'] as const,
       registers: [registry],
     }),
     jobRuns: new Counter({

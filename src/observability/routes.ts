@@ -2,22 +2,44 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 
+const READINESS_DEADLINE_MS = 800;
+
+/** 'ok' when `check` resolves within the deadline, else 'unavailable' (the check is left to finish on its own). */
+async function probe(check: () => Promise<unknown>): Promise<'ok' | 'unavailable'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'unavailable'>((resolve) => {
+    timer = setTimeout(() => resolve('unavailable'), READINESS_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([check().then(() => 'ok' as const, () => 'unavailable' as const), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function systemRoutes(app: FastifyInstance) {
   const hidden = { hide: true };
 
   app.get('/healthz', { schema: hidden }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: hidden }, async (request, reply) => {
-    const checks: Record<string, 'ok' | 'unavailable'> = { database: 'ok', storage: 'ok' };
-    await sql`SELECT 1`.execute(app.ctx.db).catch((err) => {
-      request.log.warn({ err }, 'readiness: database unreachable');
-      checks.database = 'unavailable';
-    });
-    await app.ctx.store.ping().catch((err) => {
-      request.log.warn({ err }, 'readiness: storage unreachable');
-      checks.storage = 'unavailable';
-    });
-    const ready = Object.values(checks).every((c) => c === 'ok');
+  // Answers within READINESS_DEADLINE_MS whatever is down. The database and the object store decide
+  // readiness; Redis and the auth change channel are reported but do not: without them the service
+  // still answers right (local rate-limit windows, uncached key lookups).
+  app.get('/readyz', { schema: hidden }, async (_request, reply) => {
+    const { ctx } = app;
+    if (ctx.lifecycle.draining) return reply.code(503).send({ status: 'draining', checks: {} });
+    const [database, storage] = await Promise.all([
+      probe(() => sql`SELECT 1`.execute(ctx.db)),
+      probe(() => ctx.store.ping(READINESS_DEADLINE_MS)),
+    ]);
+    if (database === 'ok') ctx.health.up('database');
+    const checks: Record<string, string> = {
+      database,
+      storage,
+      redis: ctx.config.redisUrl ? (ctx.health.isUp('redis') ? 'ok' : 'unavailable') : 'not_configured',
+      auth_cache: ctx.authListener ? (ctx.authListener.connected ? 'live' : 'off') : ctx.config.authCacheSeconds > 0 ? 'local' : 'disabled',
+    };
+    const ready = database === 'ok' && storage === 'ok';
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks });
   });
 

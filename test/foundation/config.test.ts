@@ -22,12 +22,14 @@ describe('defaults', () => {
       dataDir: './data',
       databaseUrl: undefined,
       dbPoolSize: 10,
+      db: { connectTimeoutMs: 2000, statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 10_000, startupTimeoutSeconds: 60 },
       redisUrl: undefined,
+      redisTimeoutMs: 500,
       adminToken: undefined,
       storage: { publicUrl: 'http://127.0.0.1:8080/storage', mediaBucket: 'media', s3: undefined },
       rateLimitPerMinute: 600,
       authFailureLimitPerMinute: 60,
-      authCacheSeconds: 5,
+      authCacheSeconds: 60,
       jobsIntervalSeconds: 60,
       teardownTtlDays: 90,
       maxUploadBytes: 50 * MB,
@@ -35,6 +37,7 @@ describe('defaults', () => {
       logLevel: 'info',
       trustProxy: false,
       demoOnFirstStart: true,
+      shutdown: { drainSeconds: 5, graceSeconds: 30 },
     });
   });
 
@@ -93,6 +96,8 @@ describe('explicit settings', () => {
         accessKeyId: undefined,
         secretAccessKey: undefined,
         forcePathStyle: true,
+        connectTimeoutMs: 2000,
+        idleTimeoutMs: 15_000,
       },
     });
     expect(loadConfig({ S3_BUCKET: 'files', S3_REGION: 'eu-west-3' }).storage.publicUrl).toBe('https://files.s3.eu-west-3.amazonaws.com');

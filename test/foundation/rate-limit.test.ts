@@ -152,7 +152,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('shared budget through Redis', () =
     });
     const instances = await Promise.all(
       [0, 1].map(() =>
-        buildApp(config, { database: t.database, clock: t.clock, logger: false, limiter: redisRateLimitStore(url, prefix) }),
+        buildApp(config, { database: t.database, clock: t.clock, logger: false, limiter: redisRateLimitStore(url, { prefix }) }),
       ),
     );
     try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, createTestApp } from '../helpers/app.js';
+import { type TestApp, backend, createTestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,7 +19,10 @@ describe('operational routes', () => {
   it('answers /readyz when database and storage are reachable', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ready', checks: { database: 'ok', storage: 'ok' } });
+    expect(res.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', storage: 'ok', redis: 'not_configured', auth_cache: backend() === 'postgres' ? 'live' : 'local' },
+    });
   });
 
   it('answers an unknown path with 404 {"detail": "Not Found"}', async () => {

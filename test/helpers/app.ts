@@ -76,7 +76,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   // With TEST_REDIS_URL the limiter is the shared Redis one, under a prefix of this app's own.
   const limiter =
-    options.limiter ?? (process.env.TEST_REDIS_URL ? redisRateLimitStore(process.env.TEST_REDIS_URL, `rl:test:${randomUUID()}:`) : undefined);
+    options.limiter ?? (process.env.TEST_REDIS_URL ? redisRateLimitStore(process.env.TEST_REDIS_URL, { prefix: `rl:test:${randomUUID()}:` }) : undefined);
   const app = await buildApp(config, { database: handle, clock, logger: false, store: options.store, limiter });
   await app.ready();
   return {

@@ -1,0 +1,27 @@
+// A request that fails because a dependency is down answers 503 in the business shape with
+// Retry-After, fast, and the outage is logged once (observability/dependencies.ts), not per request.
+import { isDatabaseUnavailable } from '../db/unavailable.js';
+import type { DependencyHealth } from '../observability/dependencies.js';
+import { ApiError } from './errors.js';
+
+/** Seconds a client should wait before retrying: about what a PostgreSQL failover takes. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+export const serviceUnavailable = (dependency: string, retryAfterSeconds: number) =>
+  new ApiError(
+    503,
+    {
+      error_code: 'service_unavailable',
+      message: `The service is temporarily unavailable (${dependency}). Retry in ${retryAfterSeconds} seconds.`,
+      dependency,
+      retry_after: retryAfterSeconds,
+    },
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+
+/** The 503 for an error that means a dependency is unavailable, or undefined for any other error. */
+export function outageError(err: unknown, health: DependencyHealth | undefined): ApiError | undefined {
+  if (!isDatabaseUnavailable(err)) return undefined;
+  health?.down('database', err);
+  return serviceUnavailable('database', DATABASE_RETRY_AFTER_SECONDS);
+}
