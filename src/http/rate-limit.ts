@@ -83,10 +83,13 @@ export function redisRateLimitStore(url: string, options: RedisLimiterOptions = 
     keepAlive: 5000,
   });
   redis.on('error', (err) => health?.down('redis', err));
-  redis.on('ready', () => health?.up('redis'));
   redis.defineCommand('rlHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
   const client = redis as Redis & { rlHit(key: string, windowMs: number): Promise<[number, number]> };
   let pausedUntil = 0;
+  redis.on('ready', () => {
+    pausedUntil = 0;
+    health?.up('redis');
+  });
 
   return {
     async hit(key, windowMs) {

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { manualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
+import { type DatabaseDeadlines, type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { ObjectStore } from '../../src/files/object-store.js';
 import { type RateLimitStore, redisRateLimitStore } from '../../src/http/rate-limit.js';
@@ -32,15 +32,19 @@ export interface TestAppOptions {
   store?: ObjectStore;
   limiter?: RateLimitStore;
   clockStart?: Date;
+  /** PostgreSQL only: an existing database (several instances on one database), else a new one. */
+  postgres?: { url: string; drop: () => Promise<void> };
+  /** PostgreSQL only: the URL the app connects to instead (a fault proxy). */
+  connectThrough?: (url: string) => string;
+  deadlines?: DatabaseDeadlines;
+  /** Let the app build its limiter from its configuration (REDIS_URL in `env`) rather than the test's. */
+  configuredLimiter?: boolean;
 }
 
 export const backend = () => (process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'pglite');
 
-async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  if (backend() === 'pglite') {
-    const handle = await openDatabase({ pgliteDataDir: 'memory://' });
-    return { handle, drop: async () => {} };
-  }
+/** A new, empty PostgreSQL database created from TEST_DATABASE_URL, and the means to drop it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_BACKEND=postgres needs TEST_DATABASE_URL');
   const name = `t_${randomUUID().replace(/-/g, '')}`;
@@ -50,9 +54,8 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   await adminClient.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), poolSize: 10 });
   return {
-    handle,
+    url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
@@ -62,9 +65,23 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   };
 }
 
+async function freshDatabase(options: TestAppOptions): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  if (backend() === 'pglite') {
+    const handle = await openDatabase({ pgliteDataDir: 'memory://' });
+    return { handle, drop: async () => {} };
+  }
+  const { url, drop } = options.postgres ?? (await createPostgresDatabase());
+  // Migrations on the direct URL: a test's proxy may already be failing.
+  const migrating = await openDatabase({ url, poolSize: 1 });
+  await migrateToLatest(migrating.db);
+  await migrating.close();
+  const handle = await openDatabase({ url: options.connectThrough?.(url) ?? url, poolSize: 10, deadlines: options.deadlines });
+  return { handle, drop };
+}
+
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { handle, drop } = await freshDatabase();
-  await migrateToLatest(handle.db);
+  const { handle, drop } = await freshDatabase(options);
+  if (handle.kind === 'pglite') await migrateToLatest(handle.db);
   const dataDir = mkdtempSync(join(tmpdir(), 'partner-api-test-'));
   const clock = manualClock(options.clockStart ?? new Date());
   const config = loadConfig({
@@ -75,8 +92,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   // With TEST_REDIS_URL the limiter is the shared Redis one, under a prefix of this app's own.
-  const limiter =
-    options.limiter ?? (process.env.TEST_REDIS_URL ? redisRateLimitStore(process.env.TEST_REDIS_URL, { prefix: `rl:test:${randomUUID()}:` }) : undefined);
+  const limiter = options.configuredLimiter
+    ? undefined
+    : (options.limiter ?? (process.env.TEST_REDIS_URL ? redisRateLimitStore(process.env.TEST_REDIS_URL, { prefix: `rl:test:${randomUUID()}:` }) : undefined));
   const app = await buildApp(config, { database: handle, clock, logger: false, store: options.store, limiter });
   await app.ready();
   return {
