@@ -96,10 +96,12 @@ export function authChangeListener(options: AuthChangeListenerOptions): AuthChan
             failures += 1;
             // One line when the channel is lost, not one per retry.
             if (failures === 1) {
-              log.warn({ error: err instanceof Error ? err.message : String(err) }, 'auth change listener lost; key cache off until it reconnects');
+              log.warn(
+                { error: err instanceof Error ? err.message : String(err) },
+                'auth change listener lost; key cache off until it reconnects',
+              );
             }
             await sleep(Math.min(2000, 100 * 2 ** Math.min(failures, 5)), undefined, { signal: abort.signal }).catch(() => {});
-            continue;
           }
         }
       })();

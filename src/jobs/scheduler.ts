@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { accountsRepository } from '../accounts/repository.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/database.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { archiveExpiredTeardowns } from './auto-archive.js';
 
 export interface JobsResult {
@@ -38,7 +39,9 @@ export function createJobs(ctx: AppContext, log: FastifyBaseLogger) {
         if (running) return; // a slow run is never overlapped by the next tick
         running = runAll()
           .catch((err) => {
-            log.error({ err }, 'periodic jobs failed');
+            // An outage is logged once by ctx.health, not once per tick with a stack.
+            if (isDatabaseUnavailable(err)) ctx.health.down('database', err);
+            else log.error({ err }, 'periodic jobs failed');
             return { archived_teardowns: 0, revoked_keys: 0 };
           })
           .finally(() => {

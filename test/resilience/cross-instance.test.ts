@@ -32,14 +32,24 @@ describe.runIf(backend() === 'postgres')('two instances on one database', () => 
   const changes: [string, (p: Principal) => Promise<{ statusCode: number }>, number, string][] = [
     ['a revoked key', (p) => a.admin('POST', `/admin/v1/api-keys/${p.keyId}/revoke`), 401, 'invalid_api_key'],
     ['a rotated key', (p) => a.admin('POST', `/admin/v1/api-keys/${p.keyId}/rotate`), 401, 'invalid_api_key'],
-    ['a churned organization', (p) => a.admin('PATCH', `/admin/v1/organizations/${p.orgId}`, { account_status: 'churned' }), 403, 'org_churned'],
+    [
+      'a churned organization',
+      (p) => a.admin('PATCH', `/admin/v1/organizations/${p.orgId}`, { account_status: 'churned' }),
+      403,
+      'org_churned',
+    ],
     [
       'a cancelled subscription',
       (p) => a.admin('PATCH', `/admin/v1/organizations/${p.orgId}`, { subscription_status: 'canceled' }),
       403,
       'subscription_required',
     ],
-    ['a deactivated minter', (p) => a.admin('PATCH', `/admin/v1/users/${p.userId}`, { status: 'deactivated' }), 403, 'api_key_creator_revoked'],
+    [
+      'a deactivated minter',
+      (p) => a.admin('PATCH', `/admin/v1/users/${p.userId}`, { status: 'deactivated' }),
+      403,
+      'api_key_creator_revoked',
+    ],
     ['a lost capability', (p) => a.admin('PATCH', `/admin/v1/users/${p.userId}`, { capabilities: [] }), 403, 'insufficient_capability'],
   ];
 
@@ -49,7 +59,11 @@ describe.runIf(backend() === 'postgres')('two instances on one database', () => 
       expect((await change(seller)).statusCode).toBe(200);
       await sleep(1000);
       // A write, so that the capability change is visible too.
-      const res = await b.app.inject({ method: 'DELETE', url: '/public/v1/teardowns/00000000-0000-4000-8000-000000000000', headers: seller.headers });
+      const res = await b.app.inject({
+        method: 'DELETE',
+        url: '/public/v1/teardowns/00000000-0000-4000-8000-000000000000',
+        headers: seller.headers,
+      });
       expect(res.statusCode).toBe(status);
       expect(res.json().detail.error_code).toBe(code);
     });

@@ -24,7 +24,11 @@ describe('object storage faults', () => {
     const port = Number(new URL(s3.endpoint).port);
     proxy = await startFaultProxy({ host: '127.0.0.1', port });
     t = await createTestApp({
-      env: { ...s3Env({ endpoint: `http://${proxy.host}:${proxy.port}`, bucket: s3.bucket }), S3_CONNECT_TIMEOUT_MS: '300', S3_IDLE_TIMEOUT_MS: '1000' },
+      env: {
+        ...s3Env({ endpoint: `http://${proxy.host}:${proxy.port}`, bucket: s3.bucket }),
+        S3_CONNECT_TIMEOUT_MS: '300',
+        S3_IDLE_TIMEOUT_MS: '1000',
+      },
     });
     seller = await createSeller(t);
     teardownId = (await createTeardown(t, seller)).teardown_id;
