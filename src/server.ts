@@ -5,6 +5,18 @@ import { buildApp } from './app.js';
 import { ConfigError, type Config, loadConfig } from './config.js';
 import { DatabaseUnreachableError } from './db/open-configured.js';
 
+/** SQLSTATEs of a DATABASE_URL that names a missing database, a wrong user or password. */
+const DATABASE_SETUP_ERRORS = new Set(['3D000', '28000', '28P01']);
+
+/** The PostgreSQL error naming a setup problem somewhere in `err`'s causes, if any. */
+function databaseSetupError(err: unknown): Error | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && DATABASE_SETUP_ERRORS.has(code)) return e;
+  }
+  return undefined;
+}
+
 async function main() {
   let config: Config;
   try {
@@ -85,9 +97,11 @@ function handleShutdown(app: FastifyInstance, config: Config) {
 }
 
 main().catch((err) => {
-  if (err instanceof DatabaseUnreachableError) {
-    console.error(err.message);
-    process.exit(69); // EX_UNAVAILABLE
+  // A database that cannot be reached or opened is a setting to fix, not a crash: one clear line.
+  const setup = databaseSetupError(err);
+  if (err instanceof DatabaseUnreachableError || setup) {
+    console.error(`Cannot open the database: ${(setup ?? err).message}`);
+    process.exit(78); // EX_CONFIG: check DATABASE_URL
   }
   console.error(err);
   process.exit(1);

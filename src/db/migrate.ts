@@ -20,7 +20,7 @@ export async function migrateToLatest(db: Database): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`Migration ${failed ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new Error(`${failed ? `Migration ${failed}` : 'Migrations'} failed: ${error instanceof Error ? error.message : String(error)}`, {
       cause: error,
     });
   }

@@ -15,6 +15,7 @@ export interface ServerProcess {
   baseUrl: string;
   /** Everything the process printed to stdout so far. */
   stdout(): string;
+  stderr(): string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
   /** The demo account printed on first start, once it is printed (undefined if it never is). */
@@ -51,7 +52,10 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   child.stdout?.on('data', (chunk: Buffer) => {
     out += chunk.toString();
   });
-  child.stderr?.on('data', () => {});
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
 
@@ -70,6 +74,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     port,
     baseUrl,
     stdout: () => out,
+    stderr: () => errors,
     exited,
     async demo(timeoutMs = 30_000) {
       return until(async () => {

@@ -1,4 +1,4 @@
-// Graceful shutdown of the real process under load: on SIGTERM /readyz turns 503 at once while the
+// The real process. Graceful shutdown under load: on SIGTERM /readyz turns 503 at once while the
 // listener keeps serving for the drain period (no connection refused or reset, every response
 // asking its client to reconnect elsewhere), an upload in flight completes, and the process exits 0.
 // Also: several instances starting together on an empty database create one demo account.
@@ -159,5 +159,31 @@ describe.runIf(backend() === 'postgres')('several instances starting together', 
     } finally {
       await database.drop();
     }
+  });
+});
+
+describe.runIf(backend() === 'postgres')('a database that cannot be opened at start-up', () => {
+  const lastLine = (text: string) =>
+    text
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('{'))
+      .at(-1);
+
+  it('names a missing database in one line and exits 78', async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL as string);
+    url.pathname = '/no_such_database_here';
+    const server = await startServerProcess({ DATABASE_URL: url.toString() });
+    expect(await server.exited).toBe(78);
+    expect(lastLine(server.stderr())).toBe('Cannot open the database: database "no_such_database_here" does not exist');
+  });
+
+  it('retries an unreachable database for DB_STARTUP_TIMEOUT_SECONDS, then says so in one line and exits 78', async () => {
+    const server = await startServerProcess({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/x', DB_STARTUP_TIMEOUT_SECONDS: '1' });
+    expect(await server.exited).toBe(78);
+    expect(lastLine(server.stderr())).toMatch(
+      /^Cannot open the database: PostgreSQL at DATABASE_URL is unreachable \(.*ECONNREFUSED.*\); gave up after \d+ attempt/,
+    );
+    expect(server.stdout()).toContain('waiting for PostgreSQL at DATABASE_URL');
   });
 });
