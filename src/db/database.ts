@@ -109,7 +109,7 @@ export function connectionSettings(deadlines: DatabaseDeadlines) {
   const { connectTimeoutMs, statementTimeoutMs, idleInTransactionTimeoutMs } = deadlines;
   return {
     connectionTimeoutMillis: connectTimeoutMs,
-    // The server cancels a slow statement cleanly (SQLSTATE 57014, the connection stays usable); the
+    // The server cancels a slow statement cleanly (SQLSTATE 57014: a 503 for that request, the connection stays usable); the
     // client-side deadline only fires when the server itself is unreachable.
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 1000 } : {}),
     idle_in_transaction_session_timeout: idleInTransactionTimeoutMs,

@@ -62,7 +62,7 @@ export function installErrorHandler(app: FastifyInstance, maxJsonBytes: number, 
       return sendError(reply, known);
     }
     // A dependency outage: logged once per outage by `health`, answered 503 with Retry-After.
-    const outage = outageError(error, health);
+    const outage = outageError(error, health, request.log);
     if (outage) return sendError(reply, outage);
     request.log.error({ err: error }, 'unexpected error');
     return sendError(reply, internalError());
