@@ -109,6 +109,30 @@ describe.runIf(backend() === 'postgres')('PostgreSQL faults', () => {
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
 
+  it('answers 503 when a statement passes DB_STATEMENT_TIMEOUT_MS (a row locked elsewhere), and only that request', async () => {
+    const id = (await create(t, seller)).json().teardown_id as string;
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('SELECT id FROM teardowns WHERE id = $1 FOR UPDATE', [id]);
+      const patched = await t.app.inject({
+        method: 'PATCH',
+        url: `/public/v1/teardowns/${id}`,
+        headers: seller.headers,
+        payload: { description: 'waits for a lock' },
+      });
+      expectOutage(patched);
+      // The rest of the service is untouched by one slow statement.
+      expect((await create(t, seller)).statusCode).toBe(201);
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    const detail = await t.app.inject({ method: 'GET', url: `/public/v1/teardowns/${id}`, headers: seller.headers });
+    expect(detail.json().description).toBeNull();
+  });
+
   it('answers 503 when the database resets every connection, then recovers', async () => {
     proxy.reset();
     const res = await create(t, seller);
