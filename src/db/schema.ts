@@ -78,6 +78,8 @@ export interface TeardownsTable {
   occm: string | null;
   aircraft_details_doc: string | null;
   non_incident_statement: string | null;
+  /** Operator suspension: a seller's own actions cannot bring the record back to an active status. */
+  moderation_hold: Generated<boolean>;
   published_at: Timestamp;
   expires_at: Timestamp;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -107,6 +109,8 @@ export interface ListingsTable {
   audience_set_at: Date | null;
   documents: string[] | null;
   images: string[] | null;
+  /** Operator suspension: while set, a seller may set the status only to suspended or archived. */
+  moderation_hold: Generated<boolean>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   updated_at: Timestamp;
 }

@@ -70,7 +70,7 @@ export async function listingRoutes(root: FastifyInstance) {
         summary: 'Update a listing (sparse); also the only way to change its status',
         params: ListingIdParams,
         body: UpdateListingBody,
-        response: { 200: ListingDetail, ...authErrorResponses, 404: plainErrorRef },
+        response: { 200: ListingDetail, ...authErrorResponses, 404: plainErrorRef, 409: businessErrorRef },
       },
     },
     async (request) => service.update(owner(request), apiActor(request), request.params.listing_id, request.body),

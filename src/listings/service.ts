@@ -11,15 +11,15 @@ import type { NewListing } from '../db/schema.js';
 import { removeOwnedFiles } from '../files/ownership.js';
 import { AUDIENCE_VALUES, audienceAuditAction, canonicalAudience } from '../http/audience.js';
 import { unknownCountryItem } from '../http/countries.js';
-import { listingNotFound, notFound, type SchemaErrorItem, schemaError, vocabRequired } from '../http/errors.js';
+import { listingNotFound, notFound, type SchemaErrorItem, schemaError, suspendedByOperator, vocabRequired } from '../http/errors.js';
 import { isUuid } from '../http/ids.js';
 import { containsPattern, equalsPattern, pageCount } from '../http/listing-query.js';
 import { type PatchFields, previousValues, sparseUpdate } from '../http/sparse-update.js';
 import { loadVocabularyLookup, VOCABULARY_COLUMN } from '../vocabularies/attach.js';
 import type { VocabularyRepository } from '../vocabularies/repository.js';
 import { resolveVocabulary } from '../vocabularies/resolve.js';
-import { type ListingFilters, listingsRepository } from './repository.js';
-import type { CreateListingBody, ImportListingsBody, ListingQuery, UpdateListingBody } from './schemas.js';
+import { type ListingFilters, listingsRepository, STATUSES_WHILE_HELD } from './repository.js';
+import type { AdminListingStatusBody, CreateListingBody, ImportListingsBody, ListingQuery, UpdateListingBody } from './schemas.js';
 import { toListingDetail, toListingListItem, VOCABULARY_OF_TYPE } from './view.js';
 
 export type ListingServiceDeps = Pick<AppContext, 'db' | 'clock' | 'vocabularies' | 'config' | 'store'>;
@@ -177,8 +177,14 @@ export function listingService(deps: ListingServiceDeps) {
       if (Object.keys(changes).length === 0) return detailOf(db, vocabularies, id, owner.orgId);
 
       return db.transaction().execute(async (tx) => {
-        const before = await listingsRepository(tx).updateReturningPrevious(id, owner.orgId, changes, clock.now(), vocabulary?.column);
-        if (!before) throw listingNotFound();
+        const repo = listingsRepository(tx);
+        const before = await repo.updateReturningPrevious(id, owner.orgId, changes, clock.now(), vocabulary?.column);
+        if (!before) {
+          // Nothing written: the listing is gone, or an operator's hold refused the status.
+          const current = await repo.moderationOf(id, owner.orgId);
+          if (current?.moderation_hold) throw suspendedByOperator(current.status, STATUSES_WHILE_HELD);
+          throw listingNotFound();
+        }
         const sent = body as Record<string, unknown>;
         const previousState = previousValues(keys, PATCH_FIELDS, before);
         const newState = Object.fromEntries(keys.map((key) => [key, sent[key]]));
@@ -220,6 +226,36 @@ export function listingService(deps: ListingServiceDeps) {
 }
 
 export type ListingService = ReturnType<typeof listingService>;
+
+/**
+ * Operator status change (decisions.md section 9): `suspended` holds the listing (the seller may then
+ * set only suspended or archived), any other status lifts the hold. Audited as `listing.suspended`
+ * or `listing.approved`, in the same transaction.
+ */
+export async function moderateListing(
+  deps: ListingServiceDeps,
+  actor: Actor,
+  id: string,
+  body: Static<typeof AdminListingStatusBody>,
+) {
+  if (!isUuid(id)) throw listingNotFound();
+  const { db, clock, vocabularies } = deps;
+  const reason = body.reason?.trim() || undefined;
+  return db.transaction().execute(async (tx) => {
+    const moved = await listingsRepository(tx).moderate(id, body.status, clock.now());
+    if (!moved) throw listingNotFound();
+    await recordAudit(tx, actor, {
+      orgId: moved.org_id,
+      action: body.status === 'suspended' ? 'listing.suspended' : 'listing.approved',
+      entityType: 'listing',
+      entityId: id,
+      previousState: { status: moved.previous_status, moderation_hold: moved.previous_hold },
+      newState: { status: body.status, moderation_hold: moved.moderation_hold },
+      metadata: reason ? { reason } : {},
+    });
+    return detailOf(tx, vocabularies, id, moved.org_id);
+  });
+}
 
 /**
  * Operator import (decisions.md section 7): any type, any status, vocabulary by name (retired rows
@@ -294,6 +330,8 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
       part_number: item.part_number ?? null,
       cycles_remaining: item.cycles_remaining ?? null,
       status: item.status ?? 'active',
+      // An imported suspension is an operator's: held, as one made through the admin API.
+      moderation_hold: item.status === 'suspended',
       audience,
       audience_set_at: audience ? createdAt : null,
       documents: item.documents ?? null,

@@ -16,7 +16,7 @@ import { resolveVocabulary } from '../vocabularies/resolve.js';
 import { endBeforeStartItem } from './body-checks.js';
 import { teardownRepository } from './repository.js';
 import { type CreateTeardownBody, type ListTeardownsQuery, SORT_COLUMNS, type TransitionBody, type UpdateTeardownBody } from './schemas.js';
-import { ACTIONS, CREATE_STATUS_VALUES, CREATE_STATUSES, findMove, statusLabel } from './state-machine.js';
+import { ACTIONS, allowedWhileHeld, CREATE_STATUS_VALUES, CREATE_STATUSES, findMove, statusLabel } from './state-machine.js';
 import { toDetail, toListItem } from './view.js';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store'>;
@@ -249,8 +249,7 @@ export async function transitionTeardown(
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (tx) => {
     const repo = teardownRepository(tx);
-    const moved = await repo.transition(who.orgId, id, move.from, {
-      status: move.to,
+    const moved = await repo.transition(who.orgId, id, { ...move, allowedWhileHeld: allowedWhileHeld(move) }, {
       updated_at: now,
       ...(move.republish ? { published_at: now, expires_at: expiryFrom(ctx, now) } : {}),
     });
