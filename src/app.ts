@@ -1,6 +1,5 @@
 // Builds the Fastify application from a Config and optional dependency overrides. Never listens.
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -13,9 +12,9 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/database.js';
 import { openConfiguredDatabase } from './db/open-configured.js';
-import { fsObjectStore } from './files/fs-store.js';
 import type { ObjectStore } from './files/object-store.js';
 import { storageRoutes } from './files/storage-routes.js';
+import { createObjectStore } from './files/store-from-config.js';
 import { apiKeyAuthHook } from './http/auth.js';
 import { installErrorHandler, installJsonParser } from './http/error-handler.js';
 import { type RateLimitStore, memoryRateLimitStore, redisRateLimitStore } from './http/rate-limit.js';
@@ -163,12 +162,4 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     if (ownsDatabase) await database.close();
   });
   return app;
-}
-
-async function createObjectStore(config: Config): Promise<ObjectStore> {
-  if (config.storage.s3) {
-    const { s3ObjectStore } = await import('./files/s3-store.js');
-    return s3ObjectStore(config.storage.s3, config.storage.mediaBucket);
-  }
-  return fsObjectStore(join(config.dataDir, 'storage'), config.storage.mediaBucket);
 }

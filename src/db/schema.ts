@@ -136,6 +136,18 @@ export interface SecurityAlertsTable {
   created_at: CreatedAt;
 }
 
+export interface FileDeletionsTable {
+  id: Generated<string>;
+  owner_kind: string;
+  record_id: string;
+  object_key: string;
+  url: string;
+  not_before: Timestamp;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -145,6 +157,7 @@ export interface DB {
   listings: ListingsTable;
   audit_events: AuditEventsTable;
   security_alerts: SecurityAlertsTable;
+  file_deletions: FileDeletionsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

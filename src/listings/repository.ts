@@ -99,7 +99,8 @@ export function listingsRepository(db: Database) {
     /**
      * One UPDATE that also answers the row as it was: the locked sub-select reads the latest
      * committed version, so the previous values in the audit row are the ones overwritten.
-     * `vocabularyColumn` adds the old vocabulary name as `vocabulary_name`. Undefined when no row matched.
+     * `vocabularyColumn` adds the old vocabulary name as `vocabulary_name`. Undefined when no row
+     * matched (unknown, foreign, or a status the operator's hold forbids).
      */
     async updateReturningPrevious(
       id: string,
@@ -107,7 +108,7 @@ export function listingsRepository(db: Database) {
       changes: ListingUpdate,
       now: Date,
       vocabularyColumn?: keyof VocabularyRefs,
-    ): Promise<Record<string, unknown> | undefined> {
+    ): Promise<{ previous: Record<string, unknown>; documents: string[] | null; images: string[] | null } | undefined> {
       const set: Record<string, unknown> = { ...changes, updated_at: now };
       if ('audience' in changes) {
         // audience_set_at records the last time the audience actually changed; it stays once set.
@@ -133,8 +134,10 @@ export function listingsRepository(db: Database) {
       if (typeof status === 'string' && !(STATUSES_WHILE_HELD as readonly string[]).includes(status)) {
         update = update.where('listings.moderation_hold', '=', false);
       }
-      const row = await update.returning(sql<Record<string, unknown>>`to_jsonb(old)`.as('previous')).executeTakeFirst();
-      return row?.previous;
+      // The new file lists come back too: the files a PATCH dropped are those of `previous` not in them.
+      return update
+        .returning([sql<Record<string, unknown>>`to_jsonb(old)`.as('previous'), 'listings.documents', 'listings.images'])
+        .executeTakeFirst();
     },
 
     /** The current status and hold of an owned listing; explains why a conditional update wrote nothing. */

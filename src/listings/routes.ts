@@ -73,7 +73,7 @@ export async function listingRoutes(root: FastifyInstance) {
         response: { 200: ListingDetail, ...authErrorResponses, 404: plainErrorRef, 409: businessErrorRef },
       },
     },
-    async (request) => service.update(owner(request), apiActor(request), request.params.listing_id, request.body),
+    async (request) => service.update(owner(request), apiActor(request), request.params.listing_id, request.body, request.log),
   );
 
   app.delete(

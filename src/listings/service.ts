@@ -8,7 +8,7 @@ import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/database.js';
 import type { NewListing } from '../db/schema.js';
-import { removeOwnedFiles } from '../files/ownership.js';
+import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
 import { AUDIENCE_VALUES, audienceAuditAction, canonicalAudience } from '../http/audience.js';
 import { unknownCountryItem } from '../http/countries.js';
 import { listingNotFound, notFound, type SchemaErrorItem, schemaError, suspendedByOperator, vocabRequired } from '../http/errors.js';
@@ -90,6 +90,12 @@ async function vocabularyChange(vocabularies: VocabularyRepository, listingType:
   return { field: kind, column: VOCABULARY_COLUMN[kind], id: term.id };
 }
 
+/** Queues, in `tx`, the owned files a change dropped; the caller deletes them after the commit. */
+function queueDropped(deps: ListingServiceDeps, tx: Database, id: string, dropped: string[], remaining: string[], log: FastifyBaseLogger) {
+  const objects = droppedObjects(deps, 'listings', id, dropped, remaining, log);
+  return fileDeletionsRepository(tx).enqueue(objects, new Date(deps.clock.now().getTime() + REQUEST_LEASE_MS));
+}
+
 export function listingService(deps: ListingServiceDeps) {
   const { db, clock, vocabularies } = deps;
 
@@ -162,7 +168,7 @@ export function listingService(deps: ListingServiceDeps) {
       return detailOf(db, vocabularies, id, owner.orgId);
     },
 
-    async update(owner: Owner, actor: Actor, id: string, body: Static<typeof UpdateListingBody>) {
+    async update(owner: Owner, actor: Actor, id: string, body: Static<typeof UpdateListingBody>, log: FastifyBaseLogger) {
       // Body checks come before the lookup (decisions.md section 1, step 13).
       assertIsoCountry(body.country, ['body', 'country']);
       const audience = body.audience ? canonicalAudience(body.audience) : body.audience;
@@ -176,15 +182,23 @@ export function listingService(deps: ListingServiceDeps) {
       if (vocabulary) changes[vocabulary.column] = vocabulary.id;
       if (Object.keys(changes).length === 0) return detailOf(db, vocabularies, id, owner.orgId);
 
-      return db.transaction().execute(async (tx) => {
+      const { detail, queued } = await db.transaction().execute(async (tx) => {
         const repo = listingsRepository(tx);
-        const before = await repo.updateReturningPrevious(id, owner.orgId, changes, clock.now(), vocabulary?.column);
-        if (!before) {
+        const written = await repo.updateReturningPrevious(id, owner.orgId, changes, clock.now(), vocabulary?.column);
+        if (!written) {
           // Nothing written: the listing is gone, or an operator's hold refused the status.
           const current = await repo.moderationOf(id, owner.orgId);
           if (current?.moderation_hold) throw suspendedByOperator(current.status, STATUSES_WHILE_HELD);
           throw listingNotFound();
         }
+        const before = written.previous;
+        // documents / images are a direct overwrite: owned files the new lists drop are deleted.
+        const dropped = [
+          ...(body.documents ? ((before.documents as string[] | null) ?? []) : []),
+          ...(body.images ? ((before.images as string[] | null) ?? []) : []),
+        ];
+        const remaining = [...(written.documents ?? []), ...(written.images ?? [])];
+        const queued = await queueDropped(deps, tx, id, dropped, remaining, log);
         const sent = body as Record<string, unknown>;
         const previousState = previousValues(keys, PATCH_FIELDS, before);
         const newState = Object.fromEntries(keys.map((key) => [key, sent[key]]));
@@ -200,13 +214,15 @@ export function listingService(deps: ListingServiceDeps) {
           if (action)
             await recordAudit(tx, actor, { ...audit, action, previousState: { audience: previousAudience }, newState: { audience } });
         }
-        return detailOf(tx, vocabularies, id, owner.orgId);
+        return { detail: await detailOf(tx, vocabularies, id, owner.orgId), queued };
       });
+      await deleteAfterCommit(deps, queued, log);
+      return detail;
     },
 
     async remove(owner: Owner, actor: Actor, id: string, log: FastifyBaseLogger) {
       if (!isUuid(id)) throw listingNotFound();
-      const deleted = await db.transaction().execute(async (tx) => {
+      const queued = await db.transaction().execute(async (tx) => {
         const row = await listingsRepository(tx).deleteReturning(id, owner.orgId);
         if (!row) throw listingNotFound();
         const { title, msn, listing_type, status, country } = row;
@@ -217,10 +233,11 @@ export function listingService(deps: ListingServiceDeps) {
           entityId: id,
           previousState: { title, msn, listing_type, status, country },
         });
-        return row;
+        // Queued with the delete itself: a crash or a storage outage after the commit leaves the sweep a row.
+        return queueDropped(deps, tx, id, [...(row.documents ?? []), ...(row.images ?? [])], [], log);
       });
-      // After the commit, best effort: a storage failure never undoes the delete.
-      await removeOwnedFiles(deps, 'listings', id, [...(deleted.documents ?? []), ...(deleted.images ?? [])], log);
+      // After the commit, under a short deadline: a storage failure never undoes nor holds the delete.
+      await deleteAfterCommit(deps, queued, log);
     },
   };
 }

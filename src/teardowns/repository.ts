@@ -46,6 +46,8 @@ export interface PatchBefore {
   tail_number: string | null;
   description: string | null;
   audience: string[] | null;
+  documents: string[] | null;
+  images: string[] | null;
 }
 
 export function teardownRepository(db: Kysely<DB>) {
@@ -127,7 +129,7 @@ export function teardownRepository(db: Kysely<DB>) {
       }
       const result = await db
         .updateTable('teardowns')
-        .from(lockedRow(orgId, id).select(['id', 'msn', 'tail_number', 'description', 'audience']).as('prev'))
+        .from(lockedRow(orgId, id).select(['id', 'msn', 'tail_number', 'description', 'audience', 'documents', 'images']).as('prev'))
         .set(set)
         .whereRef('teardowns.id', '=', 'prev.id')
         .returningAll('teardowns')
@@ -136,11 +138,23 @@ export function teardownRepository(db: Kysely<DB>) {
           'prev.tail_number as prev_tail_number',
           'prev.description as prev_description',
           'prev.audience as prev_audience',
+          'prev.documents as prev_documents',
+          'prev.images as prev_images',
         ])
         .executeTakeFirst();
       if (!result) return undefined;
-      const { prev_msn, prev_tail_number, prev_description, prev_audience, ...row } = result;
-      return { row, before: { msn: prev_msn, tail_number: prev_tail_number, description: prev_description, audience: prev_audience } };
+      const { prev_msn, prev_tail_number, prev_description, prev_audience, prev_documents, prev_images, ...row } = result;
+      return {
+        row,
+        before: {
+          msn: prev_msn,
+          tail_number: prev_tail_number,
+          description: prev_description,
+          audience: prev_audience,
+          documents: prev_documents,
+          images: prev_images,
+        },
+      };
     },
 
     /**

@@ -29,9 +29,33 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`ALTER TABLE ${sql.table(table)} ADD CONSTRAINT ${sql.raw(`${table}_moderation_hold_check`)}
       CHECK (NOT moderation_hold OR status IN ('suspended', 'archived'))`.execute(db);
   }
+  await createFileDeletions(db);
+}
+
+// Storage hygiene: a transactional outbox of objects to delete. A row is written in the same
+// transaction as the change that drops a file (or, for an upload, before its bytes are streamed,
+// due only after a grace), so no object can be orphaned by a crash, a storage outage or a failed
+// write between the database and the store. The sweep job claims due rows with SKIP LOCKED.
+async function createFileDeletions(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE TABLE file_deletions (
+      id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+      owner_kind text NOT NULL CHECK (owner_kind IN ('teardowns', 'listings')),
+      record_id uuid NOT NULL,
+      object_key text NOT NULL,
+      url text NOT NULL,
+      not_before timestamptz NOT NULL,
+      attempts integer NOT NULL DEFAULT 0,
+      last_error text,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      -- The ownership guard (decisions.md section 4), restated where it cannot be bypassed.
+      CHECK (starts_with(object_key, owner_kind || '/' || record_id::text || '/'))
+    )`.execute(db);
+  await sql`CREATE INDEX file_deletions_due_idx ON file_deletions (not_before)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`DROP TABLE IF EXISTS file_deletions`.execute(db);
   for (const table of ['teardowns', 'listings']) {
     await sql`ALTER TABLE ${sql.table(table)} DROP COLUMN IF EXISTS moderation_hold`.execute(db);
   }
