@@ -1,6 +1,5 @@
 // Builds the Fastify application from a Config and optional dependency overrides. Never listens.
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -14,9 +13,9 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/database.js';
 import { openConfiguredDatabase } from './db/open-configured.js';
-import { fsObjectStore } from './files/fs-store.js';
 import type { ObjectStore } from './files/object-store.js';
 import { storageRoutes } from './files/storage-routes.js';
+import { createObjectStore } from './files/store-from-config.js';
 import { apiKeyAuthHook } from './http/auth.js';
 import { installErrorHandler, installJsonParser } from './http/error-handler.js';
 import { type RateLimitStore, memoryRateLimitStore, redisRateLimitStore } from './http/rate-limit.js';
@@ -94,7 +93,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       ? authChangeListener({ url: database.url, deadlines: database.deadlines ?? config.db })
       : undefined;
   const principals = principalCache(config.authCacheSeconds * 1000, { isFresh: authListener ? authListener.isFresh : undefined });
-  authListener?.start(principals, app.log);
+  await authListener?.start(principals, app.log);
 
   const limiter =
     overrides.limiter ??
@@ -199,12 +198,4 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     if (ownsDatabase) await database.close();
   });
   return app;
-}
-
-async function createObjectStore(config: Config): Promise<ObjectStore> {
-  if (config.storage.s3) {
-    const { s3ObjectStore } = await import('./files/s3-store.js');
-    return s3ObjectStore(config.storage.s3, config.storage.mediaBucket);
-  }
-  return fsObjectStore(join(config.dataDir, 'storage'), config.storage.mediaBucket);
 }

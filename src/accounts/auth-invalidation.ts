@@ -27,7 +27,8 @@ export interface AuthChangeListenerOptions {
 export interface AuthChangeListener {
   /** Whether every change committed more than a moment ago has reached this instance. */
   isFresh(): boolean;
-  start(cache: PrincipalCache, log: FastifyBaseLogger): void;
+  /** Starts listening; resolves once listening, or once the connect deadline passed (it keeps trying). */
+  start(cache: PrincipalCache, log: FastifyBaseLogger): Promise<void>;
   /** Whether the listening connection is up (readiness reports it). */
   readonly connected: boolean;
   stop(): Promise<void>;
@@ -80,8 +81,13 @@ export function authChangeListener(options: AuthChangeListenerOptions): AuthChan
     get connected() {
       return client !== undefined && now() - lastBeat < freshMs;
     },
-    start(cache, log) {
+    async start(cache, log) {
       if (loop) return;
+      let listening: () => void = () => {};
+      const firstListen = new Promise<void>((resolve) => {
+        listening = resolve;
+        setTimeout(resolve, deadlines.connectTimeoutMs).unref();
+      });
       loop = (async () => {
         let failures = 0;
         while (!stopped) {
@@ -89,6 +95,7 @@ export function authChangeListener(options: AuthChangeListenerOptions): AuthChan
             await session(cache, () => {
               if (failures > 0) log.warn('auth change listener reconnected; key cache on again');
               failures = 0;
+              listening();
             });
           } catch (err) {
             if (stopped) break;
@@ -105,6 +112,7 @@ export function authChangeListener(options: AuthChangeListenerOptions): AuthChan
           }
         }
       })();
+      await firstListen;
     },
     async stop() {
       stopped = true;

@@ -10,6 +10,7 @@ import * as S from '../admin/schemas.js';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
+import { createObjectStore } from '../files/store-from-config.js';
 import { compileBodyValidator, toSchemaItems } from '../http/validation.js';
 import { runJobsOnce } from '../jobs/scheduler.js';
 import { toVocabularyView, vocabularyRepository } from '../vocabularies/repository.js';
@@ -291,14 +292,19 @@ export const commands: Record<string, Command> = {
     },
   },
   'run-jobs': {
-    summary: 'Run the periodic jobs now (auto-archive, key revocation)',
+    summary: 'Run the periodic jobs now (auto-archive, key revocation, file sweep)',
     usage: '',
     options: {},
     prepare:
       () =>
-      async ({ db }) => {
-        const result = await runJobsOnce(db, systemClock.now());
-        return { json: result, fields: { ...result } };
+      async ({ db, config }) => {
+        const store = await createObjectStore(config);
+        try {
+          const result = await runJobsOnce({ db, store, config }, systemClock.now());
+          return { json: result, fields: { ...result } };
+        } finally {
+          await store.close();
+        }
       },
   },
   demo: {

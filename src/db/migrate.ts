@@ -4,12 +4,14 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Database } from './database.js';
 import * as m0001 from './migrations/0001_init.js';
 import * as m0002 from './migrations/0002_covering_sort_indexes.js';
+import * as m0003 from './migrations/0003_moderation_and_file_deletions.js';
 import * as m0004 from './migrations/0004_auth_change_notifications.js';
 
 // Static imports rather than a folder scan: the compiled build and tsx see the same list.
 const migrations: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_covering_sort_indexes': m0002,
+  '0003_moderation_and_file_deletions': m0003,
   '0004_auth_change_notifications': m0004,
 };
 

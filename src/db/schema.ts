@@ -78,6 +78,8 @@ export interface TeardownsTable {
   occm: string | null;
   aircraft_details_doc: string | null;
   non_incident_statement: string | null;
+  /** Operator suspension: a seller's own actions cannot bring the record back to an active status. */
+  moderation_hold: Generated<boolean>;
   published_at: Timestamp;
   expires_at: Timestamp;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -107,6 +109,8 @@ export interface ListingsTable {
   audience_set_at: Date | null;
   documents: string[] | null;
   images: string[] | null;
+  /** Operator suspension: while set, a seller may set the status only to suspended or archived. */
+  moderation_hold: Generated<boolean>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   updated_at: Timestamp;
 }
@@ -132,6 +136,18 @@ export interface SecurityAlertsTable {
   created_at: CreatedAt;
 }
 
+export interface FileDeletionsTable {
+  id: Generated<string>;
+  owner_kind: string;
+  record_id: string;
+  object_key: string;
+  url: string;
+  not_before: Timestamp;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -141,6 +157,7 @@ export interface DB {
   listings: ListingsTable;
   audit_events: AuditEventsTable;
   security_alerts: SecurityAlertsTable;
+  file_deletions: FileDeletionsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

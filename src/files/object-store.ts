@@ -9,8 +9,8 @@ export interface StoredObject {
 export interface ObjectStore {
   /** Streams `body` to `key` (relative to the media root). Rejects with StorageError when the store fails. */
   put(key: string, body: Readable, contentType: string, contentDisposition?: string): Promise<StoredObject>;
-  /** Deletes `key`; a missing object is not an error. */
-  delete(key: string): Promise<void>;
+  /** Deletes `key`; a missing object is not an error. An aborted `signal` gives up (and rejects). */
+  delete(key: string, options?: { signal?: AbortSignal }): Promise<void>;
   /** Checks the store is reachable (readiness), giving up after `timeoutMs`. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;

@@ -1,7 +1,6 @@
-// Which stored objects a record owns, and their best-effort removal after a record changes.
+// Which stored objects a record owns (deletions go through the outbox in deletions.ts).
 // The guard: an object is deleted only when its URL lies under the record's own prefix
 // `<media_bucket>/<owner_kind>/<record_id>/`, whatever URLs a PATCH wrote (decisions.md section 4).
-import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.js';
 
 export type OwnerKind = 'teardowns' | 'listings';
@@ -23,26 +22,4 @@ export function ownedObjectKey(ctx: Pick<AppContext, 'config'>, ownerKind: Owner
   if (!key.startsWith(prefix) || key.includes('..') || /[\0-\x1f]/.test(key)) return undefined;
   const rest = key.slice(prefix.length).split('/');
   return rest.length === 2 && rest.every((part) => part.length > 0) ? key : undefined;
-}
-
-/** Deletes every owned object among `urls`; failures are logged and never thrown. */
-export async function removeOwnedFiles(
-  ctx: Pick<AppContext, 'config' | 'store'>,
-  ownerKind: OwnerKind,
-  recordId: string,
-  urls: Iterable<string | null | undefined>,
-  log: FastifyBaseLogger,
-): Promise<void> {
-  const keys = new Set<string>();
-  for (const url of urls) {
-    if (!url) continue;
-    const key = ownedObjectKey(ctx, ownerKind, recordId, url);
-    if (key) keys.add(key);
-    else log.info({ ownerKind, recordId, url }, 'file not under the record prefix: left in storage');
-  }
-  await Promise.all(
-    [...keys].map((key) =>
-      ctx.store.delete(key).catch((err) => log.warn({ err, ownerKind, recordId, key }, 'could not delete stored file (best effort)')),
-    ),
-  );
 }

@@ -2,7 +2,7 @@
 // so concurrent uploads and removals never lose each other's URLs. Where the audit trail needs a
 // value from before the change, the statement reads it from a locked copy of the same row
 // (`FROM (SELECT ... FOR UPDATE) old`), never from an earlier query.
-import { type RawBuilder, sql, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 
@@ -17,8 +17,11 @@ const column = (name: string) => sql.ref(name);
 // In SET, `t.col` is the value before the change; in RETURNING, the value after it.
 const rowValue = (name: string) => sql.ref(`t.${name}`);
 
-/** Whether `url` is still referenced anywhere in the row `t` after the change (then its file must stay). */
-function stillReferenced(table: RecordTable, url: RawBuilder<unknown> | string) {
+/**
+ * Every URL the row `t` holds after the change (documents, images, teardown slots): the caller
+ * deletes a dropped file only when none of them names the same object.
+ */
+function remainingUrls(table: RecordTable) {
   const urls = sql.join(
     [
       sql`coalesce(t.documents, '{}'::text[])`,
@@ -27,7 +30,7 @@ function stillReferenced(table: RecordTable, url: RawBuilder<unknown> | string) 
     ],
     sql` || `,
   );
-  return sql<boolean>`coalesce(${url}::text = ANY(${urls}), false)`;
+  return sql<(string | null)[]>`${urls}`;
 }
 
 export interface AttachInput {
@@ -90,7 +93,7 @@ export function filesRepository(db: Database) {
      * Removes every occurrence of `url` from the column, and clears the given slots holding it.
      * Undefined when the URL was not in the column (or the record is gone): nothing was written.
      */
-    async detach(tx: Executor, input: DetachInput): Promise<{ clearedSlots: SlotColumn[]; stillReferenced: boolean } | undefined> {
+    async detach(tx: Executor, input: DetachInput): Promise<{ clearedSlots: SlotColumn[]; remainingUrls: (string | null)[] } | undefined> {
       const { table, id, orgId, url, slots, now } = input;
       const sets = [
         sql`${column(input.column)} = array_remove(${rowValue(input.column)}, ${url}::text)`,
@@ -98,28 +101,28 @@ export function filesRepository(db: Database) {
         sql`updated_at = ${now}::timestamptz`,
       ];
       const slotColumns = slots.length > 0 ? sql.join(slots.map(column)) : sql`id`;
-      const { rows } = await sql<Record<string, unknown> & { still_referenced: boolean }>`
+      const { rows } = await sql<Record<string, unknown> & { remaining_urls: (string | null)[] }>`
         UPDATE ${sql.table(table)} AS t SET ${sql.join(sets)}
         FROM (SELECT ${slotColumns} FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE) AS old
         WHERE t.id = ${id} AND t.org_id = ${orgId} AND ${url}::text = ANY(${rowValue(input.column)})
-        RETURNING ${slots.length > 0 ? sql`${sql.join(slots.map((s) => sql.ref(`old.${s}`)))}, ` : sql``}${stillReferenced(table, url)} AS still_referenced`.execute(
+        RETURNING ${slots.length > 0 ? sql`${sql.join(slots.map((s) => sql.ref(`old.${s}`)))}, ` : sql``}${remainingUrls(table)} AS remaining_urls`.execute(
         tx,
       );
       const row = rows[0];
       if (!row) return undefined;
-      return { clearedSlots: slots.filter((slot) => row[slot] === url), stillReferenced: row.still_referenced };
+      return { clearedSlots: slots.filter((slot) => row[slot] === url), remainingUrls: row.remaining_urls };
     },
 
     /** Empties a teardown slot and drops its URL from documents[]; undefined when the slot was empty. */
     async clearSlot(tx: Executor, input: { id: string; orgId: string; slot: SlotColumn; now: Date }) {
       const { id, orgId, slot, now } = input;
-      const { rows } = await sql<{ url: string; still_referenced: boolean }>`
+      const { rows } = await sql<{ url: string; remaining_urls: (string | null)[] }>`
         UPDATE teardowns AS t
         SET ${column(slot)} = NULL, documents = array_remove(t.documents, ${rowValue(slot)}), updated_at = ${now}::timestamptz
         FROM (SELECT ${column(slot)} AS url FROM teardowns WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE) AS old
         WHERE t.id = ${id} AND t.org_id = ${orgId} AND ${rowValue(slot)} IS NOT NULL
-        RETURNING old.url AS url, ${stillReferenced('teardowns', sql`old.url`)} AS still_referenced`.execute(tx);
-      return rows[0] ? { url: rows[0].url, stillReferenced: rows[0].still_referenced } : undefined;
+        RETURNING old.url AS url, ${remainingUrls('teardowns')} AS remaining_urls`.execute(tx);
+      return rows[0] ? { url: rows[0].url, remainingUrls: rows[0].remaining_urls } : undefined;
     },
   };
 }

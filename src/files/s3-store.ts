@@ -68,9 +68,10 @@ export function s3ObjectStore(s3: S3Settings, mediaBucket: string): ObjectStore 
       }
       return { key, size };
     },
-    async delete(key) {
+    async delete(key, options) {
       try {
-        await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: objectKey(key) }));
+        // The caller's deadline aborts the SDK's retries too, so a hung endpoint leaves no request behind.
+        await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: objectKey(key) }), { abortSignal: options?.signal });
       } catch (err) {
         throw new StorageError(`S3 delete of ${key} failed: ${describe(err)}`, { cause: err });
       }

@@ -1,8 +1,10 @@
 // Upload and removal of the files of teardowns and listings: one implementation, parameterised by
 // the owner kind and the target (documents, images, or a teardown slot). decisions.md section 4.
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
+import type { DB } from '../db/schema.js';
 import { AUDIENCE_VALUES, type AudienceValue, audienceAuditAction, audienceFromCsv } from '../http/audience.js';
 import {
   type ApiError,
@@ -18,7 +20,8 @@ import { binaryCsv, declaredType, type FileClass, forbidsNul, isImage, SNIFF_BYT
 import type { FormPart, UploadForm } from './form.js';
 import { contentDisposition, newObjectLocation, safeFilename } from './naming.js';
 import { StorageError } from './object-store.js';
-import { type OwnerKind, removeOwnedFiles } from './ownership.js';
+import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, type QueuedDeletion, REQUEST_LEASE_MS, UPLOAD_GRACE_MS } from './deletions.js';
+import type { OwnerKind } from './ownership.js';
 import { type FileColumn, filesRepository, type RecordTable, SLOT_COLUMNS, type SlotColumn } from './repository.js';
 import { checkedBody, peek } from './upload-stream.js';
 
@@ -82,6 +85,8 @@ interface Caller {
 interface StoredFile {
   key: string;
   url: string;
+  /** Its outbox row, taken back by the transaction that attaches the URL. */
+  pending: QueuedDeletion;
   filename: string;
   size: number;
   contentType: string;
@@ -105,8 +110,25 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
     return id;
   }
 
-  async function discard(key: string, log: FastifyBaseLogger) {
-    await ctx.store.delete(key).catch((err) => log.warn({ err, key }, 'could not delete a stored file that was not kept'));
+  /** Deletes an object that was not kept, and its outbox row; what fails is left to the sweep. */
+  async function discard(pending: QueuedDeletion, log: FastifyBaseLogger) {
+    await deleteAfterCommit(ctx, [pending], log);
+  }
+
+  /**
+   * Drops the objects of `dropped` URLs the committed change left unreferenced: queued in `tx`
+   * (the caller's transaction), deleted by the caller after the commit through deleteAfterCommit.
+   */
+  async function queueDropped(
+    tx: Transaction<DB>,
+    owner: Owner,
+    id: string,
+    dropped: string[],
+    remaining: (string | null)[],
+    log: FastifyBaseLogger,
+  ) {
+    const objects = droppedObjects(ctx, owner.kind, id, dropped, remaining, log);
+    return fileDeletionsRepository(tx).enqueue(objects, new Date(ctx.clock.now().getTime() + REQUEST_LEASE_MS));
   }
 
   async function storeFile(
@@ -124,19 +146,25 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
       type = await verifySignature(target.fileClass, type, head, filename);
 
       const location = newObjectLocation(ctx.config.storage, owner.kind, recordId, target.folder, filename);
+      // Queued for deletion before a byte is stored, due after the grace: an upload whose attach
+      // never commits (a failed write, a failed discard, a process killed mid-stream) is swept.
+      const [pending] = await fileDeletionsRepository(ctx.db).enqueue(
+        [{ ownerKind: owner.kind, recordId, key: location.key, url: location.url }],
+        new Date(ctx.clock.now().getTime() + UPLOAD_GRACE_MS),
+      );
       const body = checkedBody(head, rest, ctx.config.maxUploadBytes, forbidsNul(type) ? binaryCsv(target.fileClass) : undefined);
       try {
         await ctx.store.put(location.key, body.stream, type.mime, contentDisposition(filename, isImage(type)));
       } catch (err) {
         // Stores keep nothing of a failed put; the delete makes sure of it, whatever went wrong.
-        await discard(location.key, log);
+        await discard(pending, log);
         if (err instanceof StorageError) {
           log.error({ err, key: location.key }, 'object storage failed during an upload');
           throw storageUnavailable();
         }
         throw err;
       }
-      return { ...location, filename, size: body.bytes(), contentType: type.mime };
+      return { ...location, pending, filename, size: body.bytes(), contentType: type.mime };
     } finally {
       if (!part.stream.readableEnded) part.stream.destroy();
     }
@@ -146,7 +174,8 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
     /**
      * Streams the form's file to storage, then appends its URL to the record in one statement with
      * its audit rows. An invalid audience stores nothing: refused before the file when it comes
-     * first, the stored object deleted when it comes after. Any failure after the put deletes the object.
+     * first, the stored object deleted when it comes after. Any failure after the put deletes the
+     * object; should that delete fail too, the sweep deletes it once the upload grace has passed.
      */
     async upload(owner: Owner, target: Target, recordId: string, caller: Caller, form: UploadForm): Promise<UploadResult> {
       const id = await ownedRecord(owner, recordId, caller.orgId);
@@ -177,6 +206,8 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
             now,
           });
           if (!row) return false;
+          // The sweep claimed the row (the upload outlived its grace): the object may be going away.
+          if (!(await fileDeletionsRepository(tx).takePendingUpload(file.pending.id))) throw storageUnavailable();
           const metadata = { filename: file.filename, size: file.size, url: file.url, content_type: file.contentType };
           await recordAudit(tx, caller.actor, {
             orgId: caller.orgId,
@@ -203,15 +234,16 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
         if (!written) throw owner.notFound(); // deleted while the file streamed in
         return { url: file.url, filename: file.filename, size: file.size, content_type: file.contentType };
       } catch (err) {
-        if (stored) await discard(stored.key, caller.log);
+        if (stored) await discard(stored.pending, caller.log);
         throw err;
       }
     },
 
     /**
      * Removes `url` from the record's documents or images (a teardown slot holding it is cleared
-     * too), audited; then deletes the file, best effort and only under the record's own prefix.
-     * An absent URL writes nothing.
+     * too), audited, and queues its file for deletion in the same transaction (only under the
+     * record's own prefix, and only when no URL left on the record names it); after the commit the
+     * file is deleted under a short deadline, else by the sweep. An absent URL writes nothing.
      */
     async removeByUrl(owner: Owner, target: Target, recordId: string, url: string, caller: Caller): Promise<{ status: 'ok' }> {
       const id = await ownedRecord(owner, recordId, caller.orgId);
@@ -227,6 +259,7 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
           now: ctx.clock.now(),
         });
         if (!outcome) return undefined;
+        const queued = await queueDropped(tx, owner, id, [url], outcome.remainingUrls, caller.log);
         const audit = { orgId: caller.orgId, entityType: owner.entity, entityId: id, metadata: { url } } as const;
         await recordAudit(tx, caller.actor, { ...audit, action: `${owner.entity}.${target.noun}.removed` });
         for (const slot of outcome.clearedSlots) {
@@ -237,9 +270,9 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
             newState: { [slot]: null },
           });
         }
-        return outcome;
+        return queued;
       });
-      if (removed && !removed.stillReferenced) await removeOwnedFiles(ctx, owner.kind, id, [url], caller.log);
+      if (removed) await deleteAfterCommit(ctx, removed, caller.log);
       return { status: 'ok' };
     },
 
@@ -251,6 +284,7 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
       const cleared = await ctx.db.transaction().execute(async (tx) => {
         const outcome = await repo.clearSlot(tx, { id, orgId: caller.orgId, slot, now: ctx.clock.now() });
         if (!outcome) return undefined;
+        const queued = await queueDropped(tx, owner, id, [outcome.url], outcome.remainingUrls, caller.log);
         await recordAudit(tx, caller.actor, {
           orgId: caller.orgId,
           action: `teardown.${slot}.removed`,
@@ -260,9 +294,9 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
           newState: { [slot]: null },
           metadata: { url: outcome.url },
         });
-        return outcome;
+        return queued;
       });
-      if (cleared && !cleared.stillReferenced) await removeOwnedFiles(ctx, owner.kind, id, [cleared.url], caller.log);
+      if (cleared) await deleteAfterCommit(ctx, cleared, caller.log);
       return { status: 'ok' };
     },
   };

@@ -81,6 +81,14 @@ export const listingNotFound = () => new ApiError(404, 'Listing not found');
 export const notFound = (what: string) => business(404, 'not_found', `${what} not found.`);
 export const conflict = (message: string) => business(409, 'conflict', message);
 export const transitionRefused = (message: string) => new ApiError(400, message);
+/** A seller tried to move an operator-suspended listing to a status the hold forbids (decisions.md section 9). */
+export const suspendedByOperator = (status: string, allowed: readonly string[]) =>
+  business(
+    409,
+    'suspended_by_operator',
+    `This listing was suspended by an operator. Until an operator lifts the suspension its status may only be set to ${allowed.join(' or ')}.`,
+    { status, allowed },
+  );
 
 // --- files
 export const fileTooLarge = (limit: number) =>

@@ -1,22 +1,27 @@
-// The periodic jobs: auto-archive of expired teardowns and revocation of keys whose minter left.
+// The periodic jobs: auto-archive of expired teardowns, revocation of keys whose minter left, and
+// the sweep of stored files no record references any more.
 // Each job is safe to run on every instance at once (see the jobs themselves).
 import type { FastifyBaseLogger } from 'fastify';
 import { accountsRepository } from '../accounts/repository.js';
 import type { AppContext } from '../context.js';
-import type { Database } from '../db/database.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { archiveExpiredTeardowns } from './auto-archive.js';
+import { sweepFileDeletions } from './file-sweep.js';
 
 export interface JobsResult {
   archived_teardowns: number;
   revoked_keys: number;
+  deleted_files: number;
 }
 
+export type JobsDeps = Pick<AppContext, 'db' | 'store' | 'config'>;
+
 /** One pass of every periodic job; the admin CLI runs it without a server. */
-export async function runJobsOnce(db: Database, now: Date): Promise<JobsResult> {
-  const archived_teardowns = await archiveExpiredTeardowns(db, now);
-  const revoked_keys = await accountsRepository(db).revokeKeysOfInactiveMinters(now);
-  return { archived_teardowns, revoked_keys };
+export async function runJobsOnce(deps: JobsDeps, now: Date, log?: FastifyBaseLogger): Promise<JobsResult> {
+  const archived_teardowns = await archiveExpiredTeardowns(deps.db, now);
+  const revoked_keys = await accountsRepository(deps.db).revokeKeysOfInactiveMinters(now);
+  const deleted_files = await sweepFileDeletions(deps, now, log);
+  return { archived_teardowns, revoked_keys, deleted_files };
 }
 
 export function createJobs(ctx: AppContext, log: FastifyBaseLogger) {
@@ -24,11 +29,12 @@ export function createJobs(ctx: AppContext, log: FastifyBaseLogger) {
   let running: Promise<JobsResult> | undefined;
 
   async function runAll(): Promise<JobsResult> {
-    const { archived_teardowns, revoked_keys } = await runJobsOnce(ctx.db, ctx.clock.now());
-    ctx.metrics.jobRuns.inc({ job: 'auto_archive' }, archived_teardowns);
-    ctx.metrics.jobRuns.inc({ job: 'key_revocation' }, revoked_keys);
-    if (archived_teardowns || revoked_keys) log.info({ archived_teardowns, revoked_keys }, 'periodic jobs ran');
-    return { archived_teardowns, revoked_keys };
+    const result = await runJobsOnce(ctx, ctx.clock.now(), log);
+    ctx.metrics.jobRuns.inc({ job: 'auto_archive' }, result.archived_teardowns);
+    ctx.metrics.jobRuns.inc({ job: 'key_revocation' }, result.revoked_keys);
+    ctx.metrics.jobRuns.inc({ job: 'file_sweep' }, result.deleted_files);
+    if (result.archived_teardowns || result.revoked_keys || result.deleted_files) log.info(result, 'periodic jobs ran');
+    return result;
   }
 
   return {
@@ -42,7 +48,7 @@ export function createJobs(ctx: AppContext, log: FastifyBaseLogger) {
             // An outage is logged once by ctx.health, not once per tick with a stack.
             if (isDatabaseUnavailable(err)) ctx.health.down('database', err);
             else log.error({ err }, 'periodic jobs failed');
-            return { archived_teardowns: 0, revoked_keys: 0 };
+            return { archived_teardowns: 0, revoked_keys: 0, deleted_files: 0 };
           })
           .finally(() => {
             running = undefined;

@@ -1,8 +1,9 @@
 // Operator rows of the listings feature (under /admin/v1, inside the admin scope and its token check).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { ImportListingsBody, ImportResult } from './schemas.js';
-import { importListings } from './service.js';
+import { plainErrorRef } from '../http/schemas.js';
+import { AdminListingParams, AdminListingStatusBody, ImportListingsBody, ImportResult, ListingDetail } from './schemas.js';
+import { importListings, moderateListing } from './service.js';
 
 export async function listingAdminRoutes(root: FastifyInstance) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -14,5 +15,20 @@ export async function listingAdminRoutes(root: FastifyInstance) {
       const ids = await importListings(app.ctx, { kind: 'admin', requestId: request.id }, request.body);
       return reply.code(201).send({ ids });
     },
+  );
+
+  app.patch(
+    '/listings/:id',
+    {
+      schema: {
+        operationId: 'adminSetListingStatus',
+        summary: 'Suspend a listing under an operator hold (status suspended), or lift the hold by setting any other status',
+        tags: ['admin'],
+        params: AdminListingParams,
+        body: AdminListingStatusBody,
+        response: { 200: ListingDetail, 404: plainErrorRef },
+      },
+    },
+    async (request) => moderateListing(app.ctx, { kind: 'admin', requestId: request.id }, request.params.id, request.body),
   );
 }

@@ -8,6 +8,9 @@ import { LISTING_TYPES } from './schemas.js';
 
 const LISTED_TYPES = [...LISTING_TYPES];
 
+/** The statuses a seller may still set while an operator holds the listing (decisions.md section 9). */
+export const STATUSES_WHILE_HELD = ['suspended', 'archived'] as const;
+
 export type ListingDetailRow = ListingRow & { seller_org_name: string };
 
 export interface ListingFilters {
@@ -96,7 +99,8 @@ export function listingsRepository(db: Database) {
     /**
      * One UPDATE that also answers the row as it was: the locked sub-select reads the latest
      * committed version, so the previous values in the audit row are the ones overwritten.
-     * `vocabularyColumn` adds the old vocabulary name as `vocabulary_name`. Undefined when no row matched.
+     * `vocabularyColumn` adds the old vocabulary name as `vocabulary_name`. Undefined when no row
+     * matched (unknown, foreign, or a status the operator's hold forbids).
      */
     async updateReturningPrevious(
       id: string,
@@ -104,7 +108,7 @@ export function listingsRepository(db: Database) {
       changes: ListingUpdate,
       now: Date,
       vocabularyColumn?: keyof VocabularyRefs,
-    ): Promise<Record<string, unknown> | undefined> {
+    ): Promise<{ previous: Record<string, unknown>; documents: string[] | null; images: string[] | null } | undefined> {
       const set: Record<string, unknown> = { ...changes, updated_at: now };
       if ('audience' in changes) {
         // audience_set_at records the last time the audience actually changed; it stays once set.
@@ -119,14 +123,54 @@ export function listingsRepository(db: Database) {
           ),
         );
       }
-      const row = await db
+      let update = db
         .updateTable('listings')
         .from(old.forUpdate().as('old'))
         .set(set as ListingUpdate)
-        .whereRef('listings.id', '=', 'old.id')
-        .returning(sql<Record<string, unknown>>`to_jsonb(old)`.as('previous'))
+        .whereRef('listings.id', '=', 'old.id');
+      // The hold is judged on the locked row by the write itself: a suspension landing between a
+      // check and the write cannot be escaped.
+      const status = changes.status;
+      if (typeof status === 'string' && !(STATUSES_WHILE_HELD as readonly string[]).includes(status)) {
+        update = update.where('listings.moderation_hold', '=', false);
+      }
+      // The new file lists come back too: the files a PATCH dropped are those of `previous` not in them.
+      return update
+        .returning([sql<Record<string, unknown>>`to_jsonb(old)`.as('previous'), 'listings.documents', 'listings.images'])
         .executeTakeFirst();
-      return row?.previous;
+    },
+
+    /** The current status and hold of an owned listing; explains why a conditional update wrote nothing. */
+    async moderationOf(id: string, orgId: string): Promise<{ status: string; moderation_hold: boolean } | undefined> {
+      return db
+        .selectFrom('listings')
+        .select(['status', 'moderation_hold'])
+        .where('id', '=', id)
+        .where('org_id', '=', orgId)
+        .executeTakeFirst();
+    },
+
+    /**
+     * Operator status change, whatever the organization: `suspended` puts the listing under a hold,
+     * any other status lifts it. Answers the row's organization and what it replaced.
+     */
+    async moderate(
+      id: string,
+      status: string,
+      now: Date,
+    ): Promise<{ org_id: string; previous_status: string; previous_hold: boolean; moderation_hold: boolean } | undefined> {
+      return db
+        .updateTable('listings')
+        .from(db.selectFrom('listings').select(['id', 'status', 'moderation_hold']).where('id', '=', id).forUpdate().as('prev'))
+        .set({ status, moderation_hold: status === 'suspended', updated_at: now })
+        .whereRef('listings.id', '=', 'prev.id')
+        .returning([
+          'listings.org_id',
+          'listings.moderation_hold',
+          'prev.status as previous_status',
+          'prev.moderation_hold as previous_hold',
+        ])
+        .executeTakeFirst();
     },
 
     async deleteReturning(id: string, orgId: string): Promise<DeletedListing | undefined> {

@@ -70,10 +70,10 @@ export async function listingRoutes(root: FastifyInstance) {
         summary: 'Update a listing (sparse); also the only way to change its status',
         params: ListingIdParams,
         body: UpdateListingBody,
-        response: { 200: ListingDetail, ...authErrorResponses, 404: plainErrorRef },
+        response: { 200: ListingDetail, ...authErrorResponses, 404: plainErrorRef, 409: businessErrorRef },
       },
     },
-    async (request) => service.update(owner(request), apiActor(request), request.params.listing_id, request.body),
+    async (request) => service.update(owner(request), apiActor(request), request.params.listing_id, request.body, request.log),
   );
 
   app.delete(

@@ -86,6 +86,15 @@ export const UpdateListingBody = Type.Object(
 );
 
 export const ListingIdParams = Type.Object({ listing_id: Type.String({ description: 'Listing UUID' }) });
+export const AdminListingParams = Type.Object({ id: Type.String({ description: 'Listing UUID' }) });
+
+export const AdminListingStatusBody = Type.Object(
+  {
+    status: StringEnum(LISTING_STATUSES, { description: '`suspended` puts the listing under an operator hold; any other status lifts it' }),
+    reason: Type.Optional(Type.String({ maxLength: 2000, description: 'Kept in the audit row metadata' })),
+  },
+  { additionalProperties: false },
+);
 
 const FilterText = Type.String({ maxLength: 200 });
 export const ListingQuery = Type.Object({

@@ -8,18 +8,18 @@ import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/database.js';
 import type { NewListing } from '../db/schema.js';
-import { removeOwnedFiles } from '../files/ownership.js';
+import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
 import { AUDIENCE_VALUES, audienceAuditAction, canonicalAudience } from '../http/audience.js';
 import { unknownCountryItem } from '../http/countries.js';
-import { listingNotFound, notFound, type SchemaErrorItem, schemaError, vocabRequired } from '../http/errors.js';
+import { listingNotFound, notFound, type SchemaErrorItem, schemaError, suspendedByOperator, vocabRequired } from '../http/errors.js';
 import { isUuid } from '../http/ids.js';
 import { containsPattern, equalsPattern, pageCount } from '../http/listing-query.js';
 import { type PatchFields, previousValues, sparseUpdate } from '../http/sparse-update.js';
 import { loadVocabularyLookup, VOCABULARY_COLUMN } from '../vocabularies/attach.js';
 import type { VocabularyRepository } from '../vocabularies/repository.js';
 import { resolveVocabulary } from '../vocabularies/resolve.js';
-import { type ListingFilters, listingsRepository } from './repository.js';
-import type { CreateListingBody, ImportListingsBody, ListingQuery, UpdateListingBody } from './schemas.js';
+import { type ListingFilters, listingsRepository, STATUSES_WHILE_HELD } from './repository.js';
+import type { AdminListingStatusBody, CreateListingBody, ImportListingsBody, ListingQuery, UpdateListingBody } from './schemas.js';
 import { toListingDetail, toListingListItem, VOCABULARY_OF_TYPE } from './view.js';
 
 export type ListingServiceDeps = Pick<AppContext, 'db' | 'clock' | 'vocabularies' | 'config' | 'store'>;
@@ -88,6 +88,12 @@ async function vocabularyChange(vocabularies: VocabularyRepository, listingType:
   if (name === undefined) return undefined;
   const term = await resolveVocabulary(vocabularies, kind, name);
   return { field: kind, column: VOCABULARY_COLUMN[kind], id: term.id };
+}
+
+/** Queues, in `tx`, the owned files a change dropped; the caller deletes them after the commit. */
+function queueDropped(deps: ListingServiceDeps, tx: Database, id: string, dropped: string[], remaining: string[], log: FastifyBaseLogger) {
+  const objects = droppedObjects(deps, 'listings', id, dropped, remaining, log);
+  return fileDeletionsRepository(tx).enqueue(objects, new Date(deps.clock.now().getTime() + REQUEST_LEASE_MS));
 }
 
 export function listingService(deps: ListingServiceDeps) {
@@ -162,7 +168,7 @@ export function listingService(deps: ListingServiceDeps) {
       return detailOf(db, vocabularies, id, owner.orgId);
     },
 
-    async update(owner: Owner, actor: Actor, id: string, body: Static<typeof UpdateListingBody>) {
+    async update(owner: Owner, actor: Actor, id: string, body: Static<typeof UpdateListingBody>, log: FastifyBaseLogger) {
       // Body checks come before the lookup (decisions.md section 1, step 13).
       assertIsoCountry(body.country, ['body', 'country']);
       const audience = body.audience ? canonicalAudience(body.audience) : body.audience;
@@ -176,9 +182,23 @@ export function listingService(deps: ListingServiceDeps) {
       if (vocabulary) changes[vocabulary.column] = vocabulary.id;
       if (Object.keys(changes).length === 0) return detailOf(db, vocabularies, id, owner.orgId);
 
-      return db.transaction().execute(async (tx) => {
-        const before = await listingsRepository(tx).updateReturningPrevious(id, owner.orgId, changes, clock.now(), vocabulary?.column);
-        if (!before) throw listingNotFound();
+      const { detail, queued } = await db.transaction().execute(async (tx) => {
+        const repo = listingsRepository(tx);
+        const written = await repo.updateReturningPrevious(id, owner.orgId, changes, clock.now(), vocabulary?.column);
+        if (!written) {
+          // Nothing written: the listing is gone, or an operator's hold refused the status.
+          const current = await repo.moderationOf(id, owner.orgId);
+          if (current?.moderation_hold) throw suspendedByOperator(current.status, STATUSES_WHILE_HELD);
+          throw listingNotFound();
+        }
+        const before = written.previous;
+        // documents / images are a direct overwrite: owned files the new lists drop are deleted.
+        const dropped = [
+          ...(body.documents ? ((before.documents as string[] | null) ?? []) : []),
+          ...(body.images ? ((before.images as string[] | null) ?? []) : []),
+        ];
+        const remaining = [...(written.documents ?? []), ...(written.images ?? [])];
+        const queued = await queueDropped(deps, tx, id, dropped, remaining, log);
         const sent = body as Record<string, unknown>;
         const previousState = previousValues(keys, PATCH_FIELDS, before);
         const newState = Object.fromEntries(keys.map((key) => [key, sent[key]]));
@@ -194,13 +214,15 @@ export function listingService(deps: ListingServiceDeps) {
           if (action)
             await recordAudit(tx, actor, { ...audit, action, previousState: { audience: previousAudience }, newState: { audience } });
         }
-        return detailOf(tx, vocabularies, id, owner.orgId);
+        return { detail: await detailOf(tx, vocabularies, id, owner.orgId), queued };
       });
+      await deleteAfterCommit(deps, queued, log);
+      return detail;
     },
 
     async remove(owner: Owner, actor: Actor, id: string, log: FastifyBaseLogger) {
       if (!isUuid(id)) throw listingNotFound();
-      const deleted = await db.transaction().execute(async (tx) => {
+      const queued = await db.transaction().execute(async (tx) => {
         const row = await listingsRepository(tx).deleteReturning(id, owner.orgId);
         if (!row) throw listingNotFound();
         const { title, msn, listing_type, status, country } = row;
@@ -211,15 +233,46 @@ export function listingService(deps: ListingServiceDeps) {
           entityId: id,
           previousState: { title, msn, listing_type, status, country },
         });
-        return row;
+        // Queued with the delete itself: a crash or a storage outage after the commit leaves the sweep a row.
+        return queueDropped(deps, tx, id, [...(row.documents ?? []), ...(row.images ?? [])], [], log);
       });
-      // After the commit, best effort: a storage failure never undoes the delete.
-      await removeOwnedFiles(deps, 'listings', id, [...(deleted.documents ?? []), ...(deleted.images ?? [])], log);
+      // After the commit, under a short deadline: a storage failure never undoes nor holds the delete.
+      await deleteAfterCommit(deps, queued, log);
     },
   };
 }
 
 export type ListingService = ReturnType<typeof listingService>;
+
+/**
+ * Operator status change (decisions.md section 9): `suspended` holds the listing (the seller may then
+ * set only suspended or archived), any other status lifts the hold. Audited as `listing.suspended`
+ * or `listing.approved`, in the same transaction.
+ */
+export async function moderateListing(
+  deps: ListingServiceDeps,
+  actor: Actor,
+  id: string,
+  body: Static<typeof AdminListingStatusBody>,
+) {
+  if (!isUuid(id)) throw listingNotFound();
+  const { db, clock, vocabularies } = deps;
+  const reason = body.reason?.trim() || undefined;
+  return db.transaction().execute(async (tx) => {
+    const moved = await listingsRepository(tx).moderate(id, body.status, clock.now());
+    if (!moved) throw listingNotFound();
+    await recordAudit(tx, actor, {
+      orgId: moved.org_id,
+      action: body.status === 'suspended' ? 'listing.suspended' : 'listing.approved',
+      entityType: 'listing',
+      entityId: id,
+      previousState: { status: moved.previous_status, moderation_hold: moved.previous_hold },
+      newState: { status: body.status, moderation_hold: moved.moderation_hold },
+      metadata: reason ? { reason } : {},
+    });
+    return detailOf(tx, vocabularies, id, moved.org_id);
+  });
+}
 
 /**
  * Operator import (decisions.md section 7): any type, any status, vocabulary by name (retired rows
@@ -294,6 +347,8 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
       part_number: item.part_number ?? null,
       cycles_remaining: item.cycles_remaining ?? null,
       status: item.status ?? 'active',
+      // An imported suspension is an operator's: held, as one made through the admin API.
+      moderation_hold: item.status === 'suspended',
       audience,
       audience_set_at: audience ? createdAt : null,
       documents: item.documents ?? null,

@@ -74,6 +74,8 @@ export async function importTeardowns(ctx: Ctx, actor: Actor, body: Static<typeo
         start_date: item.start_date,
         end_date: item.end_date ?? null,
         status: item.status,
+        // An imported suspension is an operator's: held like one made by reject or suspend.
+        moderation_hold: item.status === 'suspended',
         description: item.description ?? null,
         location: item.location,
         country: item.country.toUpperCase(),

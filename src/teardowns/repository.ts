@@ -3,6 +3,7 @@
 // from a locked sub-select of the same statement, never from an earlier read.
 import { type Kysely, sql } from 'kysely';
 import type { DB, NewTeardown, TeardownRow, TeardownUpdate } from '../db/schema.js';
+import type { Move } from './state-machine.js';
 import type { ListRow } from './view.js';
 
 export interface ListFilters {
@@ -45,6 +46,8 @@ export interface PatchBefore {
   tail_number: string | null;
   description: string | null;
   audience: string[] | null;
+  documents: string[] | null;
+  images: string[] | null;
 }
 
 export function teardownRepository(db: Kysely<DB>) {
@@ -126,7 +129,7 @@ export function teardownRepository(db: Kysely<DB>) {
       }
       const result = await db
         .updateTable('teardowns')
-        .from(lockedRow(orgId, id).select(['id', 'msn', 'tail_number', 'description', 'audience']).as('prev'))
+        .from(lockedRow(orgId, id).select(['id', 'msn', 'tail_number', 'description', 'audience', 'documents', 'images']).as('prev'))
         .set(set)
         .whereRef('teardowns.id', '=', 'prev.id')
         .returningAll('teardowns')
@@ -135,28 +138,48 @@ export function teardownRepository(db: Kysely<DB>) {
           'prev.tail_number as prev_tail_number',
           'prev.description as prev_description',
           'prev.audience as prev_audience',
+          'prev.documents as prev_documents',
+          'prev.images as prev_images',
         ])
         .executeTakeFirst();
       if (!result) return undefined;
-      const { prev_msn, prev_tail_number, prev_description, prev_audience, ...row } = result;
-      return { row, before: { msn: prev_msn, tail_number: prev_tail_number, description: prev_description, audience: prev_audience } };
+      const { prev_msn, prev_tail_number, prev_description, prev_audience, prev_documents, prev_images, ...row } = result;
+      return {
+        row,
+        before: {
+          msn: prev_msn,
+          tail_number: prev_tail_number,
+          description: prev_description,
+          audience: prev_audience,
+          documents: prev_documents,
+          images: prev_images,
+        },
+      };
     },
 
-    /** Moves the status only when it is one of `from`; undefined when nothing moved. */
+    /**
+     * Moves the status only when it is one of `move.from` (and, for a move a hold forbids, only when
+     * the row is not held); undefined when nothing moved. The new status and the hold are computed
+     * from the locked row by the same statement, so a restore of a held record lands on `suspended`
+     * however many requests race, and what RETURNING answers is what was written.
+     */
     async transition(
       orgId: string,
       id: string,
-      from: readonly string[],
+      move: Pick<Move, 'from' | 'to' | 'toWhenHeld' | 'hold'> & { allowedWhileHeld: boolean },
       values: TeardownUpdate,
     ): Promise<{ id: string; status: string; previous_status: string } | undefined> {
-      return db
+      const status = move.toWhenHeld
+        ? sql<string>`CASE WHEN teardowns.moderation_hold THEN ${move.toWhenHeld}::text ELSE ${move.to}::text END`
+        : move.to;
+      let query = db
         .updateTable('teardowns')
         .from(lockedRow(orgId, id).select(['id', 'status']).as('prev'))
-        .set(values)
+        .set({ ...values, status: status as string, ...(move.hold === 'keep' ? {} : { moderation_hold: move.hold === 'set' }) })
         .whereRef('teardowns.id', '=', 'prev.id')
-        .where(sql<boolean>`teardowns.status = ANY(${[...from]}::text[])`)
-        .returning(['teardowns.id', 'teardowns.status', 'prev.status as previous_status'])
-        .executeTakeFirst();
+        .where(sql<boolean>`teardowns.status = ANY(${[...move.from]}::text[])`);
+      if (!move.allowedWhileHeld) query = query.where('teardowns.moderation_hold', '=', false);
+      return query.returning(['teardowns.id', 'teardowns.status', 'prev.status as previous_status']).executeTakeFirst();
     },
 
     async statusOf(orgId: string, id: string): Promise<string | undefined> {

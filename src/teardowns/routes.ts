@@ -100,7 +100,7 @@ export async function teardownRoutes(root: FastifyInstance) {
       if (request.body === undefined) request.validationError = undefined;
       assertValidBody(request, teardownBodyItems(request.body));
       const caller = callerOf(request);
-      return updateTeardown(ctx, apiActor(request), caller.orgId, request.params.teardown_id, request.body ?? {});
+      return updateTeardown(ctx, apiActor(request), caller.orgId, request.params.teardown_id, request.body ?? {}, request.log);
     },
   );
 

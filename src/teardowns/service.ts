@@ -4,8 +4,9 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
-import type { TeardownRow, TeardownUpdate } from '../db/schema.js';
-import { removeOwnedFiles } from '../files/ownership.js';
+import type { Transaction } from 'kysely';
+import type { DB, TeardownRow, TeardownUpdate } from '../db/schema.js';
+import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
 import { audienceAuditAction, canonicalAudience } from '../http/audience.js';
 import { invalidStatus, type SchemaErrorItem, schemaError, teardownNotFound, transitionRefused, vocabRequired } from '../http/errors.js';
 import { isUuid } from '../http/ids.js';
@@ -16,7 +17,7 @@ import { resolveVocabulary } from '../vocabularies/resolve.js';
 import { endBeforeStartItem } from './body-checks.js';
 import { teardownRepository } from './repository.js';
 import { type CreateTeardownBody, type ListTeardownsQuery, SORT_COLUMNS, type TransitionBody, type UpdateTeardownBody } from './schemas.js';
-import { ACTIONS, CREATE_STATUS_VALUES, CREATE_STATUSES, findMove, statusLabel } from './state-machine.js';
+import { ACTIONS, allowedWhileHeld, CREATE_STATUS_VALUES, CREATE_STATUSES, findMove, statusLabel } from './state-machine.js';
 import { toDetail, toListItem } from './view.js';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store'>;
@@ -162,7 +163,23 @@ const PATCH_FIELDS: PatchFields<string> = {
   country: { column: 'country', toColumn: (value) => String(value).toUpperCase() },
 };
 
-export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, body: PatchBody) {
+/** Every file URL a teardown row holds. */
+const fileUrls = (row: TeardownRow) => [
+  ...(row.documents ?? []),
+  ...(row.images ?? []),
+  row.harvest_list,
+  row.occm,
+  row.aircraft_details_doc,
+  row.non_incident_statement,
+];
+
+/** Queues, in `tx`, the owned files a change dropped; the caller deletes them after the commit. */
+function queueDropped(ctx: Ctx, tx: Transaction<DB>, id: string, dropped: (string | null)[], remaining: (string | null)[], log?: FastifyBaseLogger) {
+  const objects = droppedObjects(ctx, 'teardowns', id, dropped, remaining, log);
+  return fileDeletionsRepository(tx).enqueue(objects, new Date(ctx.clock.now().getTime() + REQUEST_LEASE_MS));
+}
+
+export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, body: PatchBody, log: FastifyBaseLogger) {
   assertTeardownId(id);
   const repo = teardownRepository(ctx.db);
   // asset_type never changes, so reading it before the write cannot race with another writer.
@@ -185,12 +202,15 @@ export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
 
   const now = ctx.clock.now();
   values.updated_at = now;
-  const row = await ctx.db
+  const { row, queued } = await ctx.db
     .transaction()
     .execute(async (tx) => {
       const result = await teardownRepository(tx).update(orgId, id, values, audience === undefined ? undefined : { value: audience, now });
       if (!result) throw teardownNotFound();
       const { before } = result;
+      // documents / images are a direct overwrite: owned files the new lists drop are deleted.
+      const dropped = [...(body.documents ? (before.documents ?? []) : []), ...(body.images ? (before.images ?? []) : [])];
+      const queued = await queueDropped(ctx, tx, id, dropped, fileUrls(result.row), log);
       await recordAudit(tx, actor, {
         orgId,
         action: 'teardown.updated',
@@ -210,7 +230,7 @@ export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
           newState: { audience },
         });
       }
-      return result.row;
+      return { row: result.row, queued };
     })
     .catch((err: unknown) => {
       // A concurrent PATCH moved the other date in between: the table's CHECK has the last word.
@@ -228,6 +248,7 @@ export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
       }
       throw err;
     });
+  await deleteAfterCommit(ctx, queued, log);
   return detailOf(ctx, row);
 }
 
@@ -249,8 +270,7 @@ export async function transitionTeardown(
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (tx) => {
     const repo = teardownRepository(tx);
-    const moved = await repo.transition(who.orgId, id, move.from, {
-      status: move.to,
+    const moved = await repo.transition(who.orgId, id, { ...move, allowedWhileHeld: allowedWhileHeld(move) }, {
       updated_at: now,
       ...(move.republish ? { published_at: now, expires_at: expiryFrom(ctx, now) } : {}),
     });
@@ -275,7 +295,7 @@ export async function transitionTeardown(
 
 export async function deleteTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, log: FastifyBaseLogger): Promise<void> {
   assertTeardownId(id);
-  const row = await ctx.db.transaction().execute(async (tx) => {
+  const queued = await ctx.db.transaction().execute(async (tx) => {
     const deleted = await teardownRepository(tx).delete(orgId, id);
     if (!deleted) throw teardownNotFound();
     await recordAudit(tx, actor, {
@@ -292,16 +312,9 @@ export async function deleteTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
         country: deleted.country,
       },
     });
-    return deleted;
+    // Queued with the delete itself: a crash or a storage outage after the commit leaves the sweep a row.
+    return queueDropped(ctx, tx, id, fileUrls(deleted), [], log);
   });
-  // Files go only once the row is gone for good; a failure here never fails the call.
-  const urls = [
-    ...(row.documents ?? []),
-    ...(row.images ?? []),
-    row.harvest_list,
-    row.occm,
-    row.aircraft_details_doc,
-    row.non_incident_statement,
-  ];
-  await removeOwnedFiles(ctx, 'teardowns', id, urls, log);
+  // After the commit, under a short deadline; a failure never fails the call.
+  await deleteAfterCommit(ctx, queued, log);
 }

@@ -20,9 +20,18 @@ const LABELS: Partial<Record<string, string>> = {
 /** The derived label of a status: Starting / In Process / Completed, null for every other status. */
 export const statusLabel = (status: string): string | null => LABELS[status] ?? null;
 
+/**
+ * What a move does to the operator's moderation hold (decisions.md section 9): admin `reject` and
+ * `suspend` set it, admin `approve` lifts it, every seller move keeps it as it is.
+ */
+export type HoldEffect = 'set' | 'lift' | 'keep';
+
 export interface Move {
   from: readonly TeardownStatus[];
   to: TeardownStatus;
+  /** Where the move lands instead when the record is under an operator hold (restore: suspended, not draft). */
+  toWhenHeld?: TeardownStatus;
+  hold: HoldEffect;
   /** Only a minter with the platform `admin` capability may ask for it. */
   admin: boolean;
   requiresReason: boolean;
@@ -34,6 +43,7 @@ const move = (from: readonly TeardownStatus[], to: TeardownStatus, extra: Partia
   from,
   to,
   admin: false,
+  hold: 'keep',
   requiresReason: false,
   republish: false,
   ...extra,
@@ -45,14 +55,18 @@ export const MOVES: Readonly<Record<string, Move>> = {
   unpublish: move(ACTIVE, 'draft'),
   // From archived, archive is answered as a no-op by the service rather than a refusal.
   archive: move(['active_starting', 'active_in_process', 'active_completed', 'draft', 'suspended'], 'archived'),
-  restore: move(['archived'], 'draft'),
+  // A record archived while held comes back suspended: archive then restore never escapes a hold.
+  restore: move(['archived'], 'draft', { toWhenHeld: 'suspended' }),
   submit: move(['draft'], 'active_starting', { republish: true }),
-  approve: move(['suspended'], 'active_starting', { admin: true }),
-  reject: move(['draft', ...ACTIVE], 'suspended', { admin: true, requiresReason: true }),
-  suspend: move(ACTIVE, 'suspended', { admin: true }),
+  approve: move(['suspended'], 'active_starting', { admin: true, hold: 'lift' }),
+  reject: move(['draft', ...ACTIVE], 'suspended', { admin: true, hold: 'set', requiresReason: true }),
+  suspend: move(ACTIVE, 'suspended', { admin: true, hold: 'set' }),
 };
 
 export const ACTIONS = Object.keys(MOVES);
+
+/** Whether a move may start from a held record: only operator moves, and seller moves that cannot land on an active status. */
+export const allowedWhileHeld = (m: Move): boolean => m.admin || !ACTIVE.includes(m.toWhenHeld ?? m.to);
 
 export function findMove(action: string): Move | undefined {
   return Object.hasOwn(MOVES, action) ? MOVES[action] : undefined;

@@ -246,7 +246,7 @@ describe('vocabularies, jobs and demo', () => {
     async () => {
       const run = await cli('run-jobs', '--json');
       expect(run.code, run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout)).toEqual({ archived_teardowns: expect.any(Number), revoked_keys: expect.any(Number) });
+      expect(JSON.parse(run.stdout)).toEqual({ archived_teardowns: expect.any(Number), revoked_keys: expect.any(Number), deleted_files: expect.any(Number) });
     },
     SLOW,
   );

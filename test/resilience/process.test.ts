@@ -68,7 +68,7 @@ describe.runIf(backend() === 'pglite')('SIGTERM under load', () => {
   afterAll(() => server?.kill('SIGKILL'));
 
   it('drains, finishes the upload in flight, resets no connection and exits 0', async () => {
-    server = await startServerProcess({ SHUTDOWN_DRAIN_SECONDS: '2', SHUTDOWN_GRACE_SECONDS: '20' });
+    server = await startServerProcess({ SHUTDOWN_DRAIN_SECONDS: '2', SHUTDOWN_GRACE_SECONDS: '20', RATE_LIMIT_PER_MINUTE: '100000' });
     const demo = await server.demo();
     expect(demo).toBeDefined();
     const headers = { authorization: `Bearer ${demo?.key}`, 'x-organization-id': demo?.orgId ?? '' };
@@ -123,7 +123,7 @@ describe.runIf(backend() === 'pglite')('SIGTERM under load', () => {
     agent.destroy();
 
     expect(errors).toEqual([]);
-    expect(outcomes.every((o) => o.status === 200)).toBe(true);
+    expect(outcomes.filter((o) => o.status !== 200)).toEqual([]);
     expect(outcomes.filter((o) => o.afterSignal).length).toBeGreaterThan(0);
     expect(outcomes.filter((o) => o.afterSignal).every((o) => o.closing)).toBe(true);
 
