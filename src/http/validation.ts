@@ -24,6 +24,7 @@ function makeAjv(coerceTypes: boolean | 'array', allErrors = true) {
     coerceTypes, // query strings and path params arrive as text; bodies are never coerced
     useDefaults: true,
     removeAdditional: false, // strict: unknown body keys are errors, not silently dropped
+    strictNumbers: true, // Infinity (`?page=1e400`, JSON `1e999`) is not a number any column can hold
     strict: false,
   });
   addFormats(ajv);
@@ -182,6 +183,8 @@ function prune(data: unknown, schema: BodySchema): { data: unknown; omitted: num
 /** Keyword of the synthetic error for text the database cannot store. */
 const NUL_KEYWORD = 'unstorableText';
 const MAX_NUL_REPORTS = 20;
+/** Keyword of the synthetic error for a number that is not finite. */
+const FINITE_KEYWORD = 'finiteNumber';
 // U+0000, or half of a surrogate pair (JSON can spell `"\ud800"`; jsonb refuses it).
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -210,7 +213,7 @@ const isPlain = (v: unknown): v is Record<string, unknown> => {
   return proto === null || Object.getPrototypeOf(proto) === null;
 };
 
-/** Strings holding U+0000, walked without recursion (depth is the client's choice). Keys count once the schema accepted them. */
+/** Strings holding U+0000 and numbers that are not finite, walked without recursion (depth is the client's choice). Keys count once the schema accepted them. */
 function nulErrors(data: unknown, checkKeys: boolean, onlyKeys?: Set<string>): ErrorObject[] {
   const found: ErrorObject[] = [];
   const stack: [unknown, string][] = [[data, '']];
@@ -218,6 +221,9 @@ function nulErrors(data: unknown, checkKeys: boolean, onlyKeys?: Set<string>): E
     const [value, path] = stack.pop() as [unknown, string];
     if (typeof value === 'string') {
       if (UNSTORABLE.test(value)) found.push({ keyword: NUL_KEYWORD, instancePath: path, schemaPath: '#', params: {}, data: value });
+    } else if (typeof value === 'number' && !Number.isFinite(value)) {
+      // Ajv's coercion turns `?page=1e400` into Infinity, and no check runs on the coerced value.
+      found.push({ keyword: FINITE_KEYWORD, instancePath: path, schemaPath: '#', params: {}, data: null });
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], pointer(path, i)]);
     } else if (isPlain(value)) {
@@ -345,6 +351,8 @@ function itemFor(err: ErrorObject, part: string): SchemaErrorItem | undefined {
       return { type: 'too_long', loc, msg: `List should have at most ${err.params.limit} items`, input, ctx: { max_length: err.params.limit } };
     case NUL_KEYWORD:
       return { type: 'string_unicode', loc, msg: 'Input should be a valid string: NUL (\\u0000) characters and unpaired surrogates cannot be stored', input };
+    case FINITE_KEYWORD:
+      return { type: 'finite_number', loc, msg: 'Input should be a finite number', input };
     case 'uniqueItems':
       return { type: 'value_error', loc, msg: 'List items should be unique', input };
     // Combinators only summarise their branches' own errors, which are reported already.
