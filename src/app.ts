@@ -1,5 +1,4 @@
 // Builds the Fastify application from a Config and optional dependency overrides. Never listens.
-import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -19,7 +18,9 @@ import { createObjectStore } from './files/store-from-config.js';
 import { apiKeyAuthHook } from './http/auth.js';
 import { installErrorHandler, installJsonParser } from './http/error-handler.js';
 import { type RateLimitStore, memoryRateLimitStore, redisRateLimitStore } from './http/rate-limit.js';
-import { frameworkErrorHandler, installRouteFallbacks, requestIdFrom } from './http/routing.js';
+import { clientErrorHandler, generateRequestId } from './http/client-errors.js';
+import { frameworkErrorHandler, installRouteFallbacks } from './http/routing.js';
+import { securityHeaders } from './http/security-headers.js';
 import { BusinessError, PlainError, ValidationError } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { createJobs } from './jobs/scheduler.js';
@@ -57,7 +58,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
             redact: { paths: ['req.headers.authorization', 'req.headers["x-admin-token"]', 'headers.authorization'], censor: '[redacted]' },
             ...(typeof overrides.logger === 'object' ? overrides.logger : {}),
           },
-    genReqId: (req) => requestIdFrom(req.headers['x-request-id'], randomUUID),
+    genReqId: generateRequestId,
     frameworkErrors: frameworkErrorHandler,
     // One log line per request (onResponse below) instead of Fastify's two: half the logging cost.
     logController: new LogController({ disableRequestLogging: true }),
@@ -66,6 +67,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     // Requests that reach a closing instance on an open connection are served, not refused in
     // Fastify's own shape: the drain (server.ts) already steered new traffic elsewhere.
     return503OnClosing: false,
+    // Socket deadlines (a slow body is cut after HTTP_REQUEST_TIMEOUT_SECONDS); Node checks them every second.
+    requestTimeout: config.httpTimeouts.requestSeconds * 1000,
+    keepAliveTimeout: config.httpTimeouts.keepAliveSeconds * 1000,
+    http: {
+      headersTimeout: config.httpTimeouts.headersSeconds * 1000,
+      requestTimeout: config.httpTimeouts.requestSeconds * 1000,
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler: clientErrorHandler(config.httpTimeouts),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -126,6 +136,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     // While draining, every response asks its client to reconnect (to another instance).
     if (ctx.lifecycle.draining) reply.header('connection', 'close');
   });
+  app.addHook('onRequest', securityHeaders);
   const logsRequests = overrides.logger !== false && ['trace', 'debug', 'info'].includes(config.logLevel);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -40,6 +40,9 @@ const EnvSchema = Type.Object({
   TEARDOWN_TTL_DAYS: Int(90, 1),
   MAX_UPLOAD_BYTES: Int(50 * MB, 1),
   MAX_JSON_BYTES: Int(10 * MB, 1),
+  HTTP_HEADERS_TIMEOUT_SECONDS: Int(10, 1),
+  HTTP_REQUEST_TIMEOUT_SECONDS: Int(300, 1),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: Int(72, 1),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -96,6 +99,8 @@ export interface Config {
   teardownTtlDays: number;
   maxUploadBytes: number;
   maxJsonBytes: number;
+  /** Socket deadlines: all headers within `headersSeconds`, the whole request (body included) within `requestSeconds`. */
+  httpTimeouts: { headersSeconds: number; requestSeconds: number; keepAliveSeconds: number };
   logLevel: string;
   trustProxy: boolean;
   demoOnFirstStart: boolean;
@@ -138,6 +143,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   for (const e of Value.Errors(EnvSchema, converted)) {
     const name = e.path.slice(1);
     if (!problems.has(name)) problems.set(name, e.message);
+  }
+  // Node refuses to start a server whose headers deadline is past its whole-request deadline.
+  if (!problems.size && (converted.HTTP_HEADERS_TIMEOUT_SECONDS as number) > (converted.HTTP_REQUEST_TIMEOUT_SECONDS as number)) {
+    problems.set('HTTP_HEADERS_TIMEOUT_SECONDS', 'Must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
   }
   if (problems.size > 0) {
     const shown = (name: string) => (SECRETS.has(name) ? '(value hidden)' : `(got ${JSON.stringify(env[name])})`);
@@ -190,6 +199,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     teardownTtlDays: e.TEARDOWN_TTL_DAYS,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     maxJsonBytes: e.MAX_JSON_BYTES,
+    httpTimeouts: {
+      headersSeconds: e.HTTP_HEADERS_TIMEOUT_SECONDS,
+      requestSeconds: e.HTTP_REQUEST_TIMEOUT_SECONDS,
+      keepAliveSeconds: e.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS,
+    },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     demoOnFirstStart: e.DEMO_ON_FIRST_START,

@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${help()}\n`);
     return name ? 0 : 2;
   }
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
     process.stderr.write(`error: unknown command '${name}'\n\n${help()}\n`);
     return 2;

@@ -44,14 +44,15 @@ const mimesOf = (fileClass: FileClass) => ACCEPTED[fileClass].map((t) => t.mime)
 const BY_EXTENSION = new Map(ALL.flatMap((t) => t.extensions.map((ext) => [ext, t] as const)));
 
 // Names clients and operating systems really send for the same formats.
-const MIME_ALIASES: Record<string, string> = {
-  'image/jpg': 'image/jpeg',
-  'image/pjpeg': 'image/jpeg',
-  'application/x-pdf': 'application/pdf',
-  'application/csv': 'text/csv',
-  'text/x-csv': 'text/csv',
-  'text/comma-separated-values': 'text/csv',
-};
+// A Map: the declared type is the client's text, and `constructor` must not find Object's.
+const MIME_ALIASES = new Map([
+  ['image/jpg', 'image/jpeg'],
+  ['image/pjpeg', 'image/jpeg'],
+  ['application/x-pdf', 'application/pdf'],
+  ['application/csv', 'text/csv'],
+  ['text/x-csv', 'text/csv'],
+  ['text/comma-separated-values', 'text/csv'],
+]);
 
 // A part without its own Content-Type reaches us as text/plain (busboy's default), so text/plain
 // says no more than octet-stream: the extension decides for all three.
@@ -77,7 +78,7 @@ export function typeForExtension(filename: string): AcceptedType | undefined {
  */
 export function declaredType(fileClass: FileClass, declared: string, filename: string): AcceptedType {
   const bare = declared.split(';')[0]?.trim().toLowerCase() ?? '';
-  const named = MIME_ALIASES[bare] ?? bare;
+  const named = MIME_ALIASES.get(bare) ?? bare;
   const type = UNDECLARED.has(named) ? (typeForExtension(filename)?.mime ?? (named || 'application/octet-stream')) : named;
   if (fileClass === 'images' && !type.startsWith('image/')) {
     throw badUpload(`Only image files can be uploaded here (got '${type}'). Accepted: ${mimesOf('images').join(', ')}.`);

@@ -1,5 +1,6 @@
 // Renders every failure in one of the spec's three shapes. Unexpected errors become a bare 500
 // whose log line carries the stack and the request id, and whose body carries neither.
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, internalError, payloadTooLarge, schemaError } from './errors.js';
 import { findJsonSyntaxError } from './json-syntax.js';
@@ -54,11 +55,50 @@ export function fromFrameworkError(error: FastifyError, maxJsonBytes: number): A
   return undefined;
 }
 
+/** How much of a refused body is read (and thrown away) at most, and for how long, before the answer. */
+const DISCARD_BYTES = 64 * 1024 * 1024;
+const DISCARD_MS = 10_000;
+
+/**
+ * Reads and throws away the rest of a request body. When Fastify refuses a body in mid-stream
+ * (over the limit) it closes the connection after the answer; closing with the client's bytes
+ * still unread makes the kernel send a TCP reset, which can wipe the 413 before the client reads
+ * it. Within a bound and a deadline the rest is read first, so the close is a clean one.
+ */
+export function discardBody(raw: IncomingMessage, maxBytes = DISCARD_BYTES, ms = DISCARD_MS): Promise<void> {
+  if (raw.complete || raw.destroyed || raw.readableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const finish = () => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+      raw.off('end', finish);
+      raw.off('close', finish);
+      raw.off('error', finish);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > maxBytes) finish();
+    };
+    const timer = setTimeout(finish, ms);
+    raw.on('data', onData);
+    raw.once('end', finish);
+    raw.once('close', finish);
+    raw.once('error', finish);
+    raw.resume();
+  });
+}
+
 export function installErrorHandler(app: FastifyInstance, maxJsonBytes: number, health?: DependencyHealth) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = fromFrameworkError(error, maxJsonBytes);
     if (known) {
       if (known.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      if (known.statusCode === 413 && !request.raw.complete) {
+        reply.header('connection', 'close');
+        return discardBody(request.raw).then(() => sendError(reply, known));
+      }
       return sendError(reply, known);
     }
     // A dependency outage: logged once per outage by `health`, answered 503 with Retry-After.

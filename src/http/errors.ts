@@ -65,7 +65,44 @@ export const adminUnauthorized = () => business(401, 'unauthorized', 'A valid ad
 // --- request bodies
 export const payloadTooLarge = (limit: number) =>
   business(413, 'payload_too_large', `The request body exceeds the limit of ${limit} bytes.`, { limit });
-export const schemaError = (items: SchemaErrorItem[]) => new ApiError(422, items);
+export const schemaError = (items: SchemaErrorItem[]) => new ApiError(422, capItems(items));
+
+/** At most this many items in one 422; one more item then says how many were left out. */
+export const MAX_ERROR_ITEMS = 100;
+export const TOO_MANY_ERRORS = 'too_many_errors';
+
+export const tooManyErrorsItem = (part: string, omitted: number): SchemaErrorItem => ({
+  type: TOO_MANY_ERRORS,
+  loc: [part],
+  msg: `${omitted} more error${omitted === 1 ? ' was' : 's were'} left out: at most ${MAX_ERROR_ITEMS} are reported at once`,
+  input: null,
+  ctx: { omitted, limit: MAX_ERROR_ITEMS },
+});
+
+/**
+ * Keeps at most MAX_ERROR_ITEMS items, in their order, then one too_many_errors item counting
+ * the rest (earlier too_many_errors items are merged into it). When cutting, the merged `missing`
+ * items come first (one names every missing field of an object), then problems of known fields,
+ * then unknown keys: those say the least about what to fix.
+ */
+export function capItems(items: SchemaErrorItem[]): SchemaErrorItem[] {
+  let omitted = 0;
+  const rest: SchemaErrorItem[] = [];
+  for (const item of items) {
+    if (item.type === TOO_MANY_ERRORS) omitted += Number(item.ctx?.omitted ?? 0);
+    else rest.push(item);
+  }
+  let kept = rest;
+  if (rest.length > MAX_ERROR_ITEMS) {
+    const rank = (i: SchemaErrorItem) => (i.type === 'missing' ? 0 : i.type === 'extra_forbidden' ? 2 : 1);
+    const keep = new Set([...rest].sort((a, b) => rank(a) - rank(b)).slice(0, MAX_ERROR_ITEMS));
+    kept = rest.filter((i) => keep.has(i));
+    omitted += rest.length - kept.length;
+  }
+  if (omitted === 0) return kept;
+  const part = String(items.find((i) => i.type === TOO_MANY_ERRORS || !kept.includes(i))?.loc[0] ?? 'body');
+  return [...kept, tooManyErrorsItem(part, omitted)];
+}
 export const invalidStatus = (got: unknown, allowed: readonly string[]) =>
   business(422, 'invalid_status', `status must be one of: ${allowed.join(', ')}.`, { got, allowed });
 export const vocabRequired = (field: string) =>

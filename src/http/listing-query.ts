@@ -3,6 +3,12 @@
 /** `pages` = ceil(total / per_page), 0 when there is nothing. */
 export const pageCount = (total: number, perPage: number) => (total === 0 ? 0 : Math.ceil(total / perPage));
 
+/**
+ * The OFFSET of a page. A page far past the end asks for nothing, but (page - 1) * per_page can
+ * exceed PostgreSQL's bigint (a 500): capped, it still asks for nothing.
+ */
+export const pageOffset = (page: number, perPage: number) => Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER);
+
 /** A LIKE pattern matching `text` as a literal, case-insensitive substring (% and _ are not wildcards). */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

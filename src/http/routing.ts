@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.js';
 import { ApiError, methodNotAllowed, routeNotFound } from './errors.js';
+import { isPrivatePath } from './security-headers.js';
 
 export function installRouteFallbacks(app: FastifyInstance) {
   const patterns: { regex: RegExp; methods: Set<string> }[] = [];
@@ -19,12 +20,20 @@ export function installRouteFallbacks(app: FastifyInstance) {
     else patterns.push({ regex, methods: new Set(methods) });
   });
 
-  app.setNotFoundHandler(async (request) => {
+  const fallback = (request: FastifyRequest) => {
     const path = request.url.split('?')[0] ?? '';
     const allowed = new Set<string>();
     for (const p of patterns) if (p.regex.test(path)) for (const m of p.methods) allowed.add(m);
-    if (allowed.size > 0 && !allowed.has(request.method)) throw methodNotAllowed([...allowed].sort());
-    throw routeNotFound();
+    if (allowed.size > 0 && !allowed.has(request.method)) return methodNotAllowed([...allowed].sort());
+    return routeNotFound();
+  };
+  // Decided before the body is read: a QUERY (a method with a body) or a POST of an odd media type
+  // to a path that has no such route would otherwise answer the body parser's 400 / 415.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) throw fallback(request);
+  });
+  app.setNotFoundHandler(async (request) => {
+    throw fallback(request);
   });
 }
 
@@ -41,6 +50,8 @@ export function requestIdFrom(header: string | string[] | undefined, fresh: () =
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('x-request-id', request.id);
+  reply.header('x-content-type-options', 'nosniff');
+  if (isPrivatePath(request.url)) reply.header('cache-control', 'no-store');
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
   return sendError(
     reply,

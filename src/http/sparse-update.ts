@@ -21,7 +21,8 @@ export function sparseUpdate<Column extends string>(body: Record<string, unknown
   const keys: string[] = [];
   const set: Partial<Record<Column, unknown>> = {};
   for (const [key, value] of Object.entries(body)) {
-    const field = fields[key];
+    // Own keys only: a body key such as `constructor` must not find Object.prototype's.
+    const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (!field || value === undefined) continue;
     keys.push(key);
     set[field.column] = value === null || !field.toColumn ? value : field.toColumn(value);

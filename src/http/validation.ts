@@ -3,7 +3,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { SchemaErrorItem } from './errors.js';
+import { capItems, MAX_ERROR_ITEMS, type SchemaErrorItem, tooManyErrorsItem } from './errors.js';
 
 // ajv-formats ships CommonJS with a default export; under NodeNext the callable sits on .default.
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -17,13 +17,14 @@ export interface PydanticHint {
   msg: string;
 }
 
-function makeAjv(coerceTypes: boolean | 'array') {
+function makeAjv(coerceTypes: boolean | 'array', allErrors = true) {
   const ajv = new Ajv({
-    allErrors: true, // report every problem of a request in one answer
+    allErrors, // report every problem of a request in one answer (the first-error twin only answers "valid or not")
     verbose: true, // keep the offending input for the `input` field of each item
     coerceTypes, // query strings and path params arrive as text; bodies are never coerced
     useDefaults: true,
     removeAdditional: false, // strict: unknown body keys are errors, not silently dropped
+    strictNumbers: true, // Infinity (`?page=1e400`, JSON `1e999`) is not a number any column can hold
     strict: false,
   });
   addFormats(ajv);
@@ -52,23 +53,138 @@ function storableDates(ajv: Ajv) {
 }
 
 const bodyAjv = makeAjv(false);
+const bodyFirstErrorAjv = makeAjv(false, false);
 const textAjv = makeAjv('array');
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  if (httpPart === 'body') return withoutNul(bodyAjv.compile(schema as object));
+  if (httpPart === 'body') return compileBodyValidator(schema as object);
   // Unknown query parameters are ignored, whatever they hold: only declared ones are checked.
+  // Query strings and params are bounded by the header size limit: no need for the body's guard.
   const declared = Object.keys((schema as { properties?: object }).properties ?? {});
   return withoutNul(textAjv.compile(schema as object), new Set(declared));
 };
 
-/** Compiles a schema for validation outside a route (admin imports validate items one by one). */
+/** Compiles a body schema, for routes and for validation outside a route (the CLI's flags). */
 export function compileBodyValidator(schema: object): ValidateFunction {
-  return withoutNul(bodyAjv.compile(schema));
+  return boundedCost(withoutNul(bodyAjv.compile(schema)), bodyFirstErrorAjv.compile(schema), schema as BodySchema);
+}
+
+/** Keyword of the synthetic error that counts the errors pruning left out (see boundedCost). */
+const OMITTED_KEYWORD = 'omittedErrors';
+
+/**
+ * Bounds the work of one invalid body. Ajv's allErrors mode builds one error per failure, so a
+ * body of a million unknown keys costs a million errors (seconds of CPU, a gigabyte of memory).
+ * The body is first pruned: past MAX_KEPT_EXTRA_KEYS unknown keys in the whole body, further
+ * unknown keys are dropped (and counted, each one being exactly one extra_forbidden item), and an
+ * array longer than its maxItems keeps maxItems + 1 elements (enough for its too_long item).
+ * Ordinary bodies are left as they are: a first-error pass answers the valid ones at full speed,
+ * and the invalid ones still get every error.
+ */
+function boundedCost(full: ValidateFunction, firstError: ValidateFunction, schema: BodySchema): ValidateFunction {
+  const bounded = ((data: unknown) => {
+    // Pruning changes nothing in a body that fits the limits, and anything it changes is invalid.
+    const pruned = prune(data, schema);
+    if (pruned.data === data && firstError(data)) {
+      const nul = nulErrors(data, true);
+      bounded.errors = nul.length > 0 ? nul : null;
+      return nul.length === 0;
+    }
+    full(pruned.data);
+    const errors = [...(full.errors ?? [])];
+    if (pruned.omitted > 0) {
+      errors.push({ keyword: OMITTED_KEYWORD, instancePath: '', schemaPath: '#', params: { omitted: pruned.omitted } });
+    }
+    bounded.errors = errors;
+    return false;
+  }) as ValidateFunction;
+  bounded.schema = full.schema;
+  return bounded;
+}
+
+/** The JSON Schema keywords pruning reads; TypeBox schemas are plain JSON Schema objects. */
+interface BodySchema {
+  type?: string | string[];
+  properties?: Record<string, BodySchema>;
+  additionalProperties?: boolean | BodySchema;
+  patternProperties?: unknown;
+  items?: BodySchema;
+  maxItems?: number;
+  allOf?: BodySchema[];
+  anyOf?: BodySchema[];
+  oneOf?: BodySchema[];
+  then?: BodySchema;
+  else?: BodySchema;
+}
+
+/** At most this many unknown keys are validated (and reported) per body; the rest are only counted. */
+const MAX_KEPT_EXTRA_KEYS = MAX_ERROR_ITEMS + 1;
+
+/** Keys any branch of `schema` declares, or undefined when the object admits unknown keys. */
+function declaredKeys(schema: BodySchema): Set<string> | undefined {
+  if (schema.additionalProperties !== false || schema.patternProperties) return undefined;
+  const keys = new Set(Object.keys(schema.properties ?? {}));
+  for (const branch of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), schema.then, schema.else]) {
+    for (const key of Object.keys(branch?.properties ?? {})) keys.add(key);
+  }
+  return keys;
+}
+
+/**
+ * A copy of `data` reduced as boundedCost describes, sharing every part it did not change, with
+ * the number of unknown keys it dropped. Walks only where the schema says what is expected; a
+ * part the schema does not describe precisely (combinators, unknown types) is left whole.
+ */
+function prune(data: unknown, schema: BodySchema): { data: unknown; omitted: number } {
+  let keptExtra = 0;
+  let omitted = 0;
+  const walk = (value: unknown, s: BodySchema | undefined, depth: number): unknown => {
+    if (!s || typeof s !== 'object' || depth > 32 || typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {
+      const limit = typeof s.maxItems === 'number' ? s.maxItems + 1 : value.length;
+      let changed = value.length > limit;
+      const kept = value.slice(0, limit).map((element) => {
+        const next = walk(element, s.items, depth + 1);
+        if (next !== element) changed = true;
+        return next;
+      });
+      return changed ? kept : value;
+    }
+    const declared = declaredKeys(s);
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    let copy: Record<string, unknown> | undefined;
+    // defineProperty, not assignment: a key named __proto__ must stay a key.
+    const put = (key: string, v: unknown) => Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
+    const startCopy = (upTo: number) => {
+      copy = {};
+      for (let j = 0; j < upTo; j++) put(keys[j] as string, record[keys[j] as string]);
+    };
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const child = record[key];
+      let next = child;
+      if (declared === undefined || declared.has(key)) {
+        const sub = s.properties && Object.hasOwn(s.properties, key) ? s.properties[key] : undefined;
+        next = walk(child, sub, depth + 1);
+      } else if (++keptExtra > MAX_KEPT_EXTRA_KEYS) {
+        omitted++;
+        if (!copy) startCopy(i);
+        continue;
+      }
+      if (!copy && next !== child) startCopy(i);
+      if (copy) put(key, next);
+    }
+    return copy ?? value;
+  };
+  return { data: walk(data, schema, 0), omitted };
 }
 
 /** Keyword of the synthetic error for text the database cannot store. */
 const NUL_KEYWORD = 'unstorableText';
 const MAX_NUL_REPORTS = 20;
+/** Keyword of the synthetic error for a number that is not finite. */
+const FINITE_KEYWORD = 'finiteNumber';
 // U+0000, or half of a surrogate pair (JSON can spell `"\ud800"`; jsonb refuses it).
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -97,7 +213,7 @@ const isPlain = (v: unknown): v is Record<string, unknown> => {
   return proto === null || Object.getPrototypeOf(proto) === null;
 };
 
-/** Strings holding U+0000, walked without recursion (depth is the client's choice). Keys count once the schema accepted them. */
+/** Strings holding U+0000 and numbers that are not finite, walked without recursion (depth is the client's choice). Keys count once the schema accepted them. */
 function nulErrors(data: unknown, checkKeys: boolean, onlyKeys?: Set<string>): ErrorObject[] {
   const found: ErrorObject[] = [];
   const stack: [unknown, string][] = [[data, '']];
@@ -105,6 +221,9 @@ function nulErrors(data: unknown, checkKeys: boolean, onlyKeys?: Set<string>): E
     const [value, path] = stack.pop() as [unknown, string];
     if (typeof value === 'string') {
       if (UNSTORABLE.test(value)) found.push({ keyword: NUL_KEYWORD, instancePath: path, schemaPath: '#', params: {}, data: value });
+    } else if (typeof value === 'number' && !Number.isFinite(value)) {
+      // Ajv's coercion turns `?page=1e400` into Infinity, and no check runs on the coerced value.
+      found.push({ keyword: FINITE_KEYWORD, instancePath: path, schemaPath: '#', params: {}, data: null });
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], pointer(path, i)]);
     } else if (isPlain(value)) {
@@ -118,7 +237,7 @@ function nulErrors(data: unknown, checkKeys: boolean, onlyKeys?: Set<string>): E
   return found;
 }
 
-const PART_LOC: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+const PART_LOC: Readonly<Record<string, string>> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
 function pathOf(instancePath: string): (string | number)[] {
   if (!instancePath) return [];
@@ -134,14 +253,14 @@ const quoteList = (values: unknown[]) => {
   return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
 };
 
-const EXTRA_HINTS: Record<string, string> = {
+const EXTRA_HINTS = new Map<string, string>(Object.entries({
   audience: 'set it on upload or PATCH',
   status: 'not writable here',
   teardown_status_label: 'derived, response only',
   registration: 'use tail_number',
   location_country: 'use country',
   aircraft_type_id: 'send aircraft_type by name',
-};
+}));
 
 function typeItem(err: ErrorObject, textual: boolean): Pick<SchemaErrorItem, 'type' | 'msg'> {
   const wanted = ([] as string[]).concat(err.params.type as string | string[]).find((t) => t !== 'null') ?? 'null';
@@ -187,7 +306,7 @@ function itemFor(err: ErrorObject, part: string): SchemaErrorItem | undefined {
   switch (err.keyword) {
     case 'additionalProperties': {
       const key = String(err.params.additionalProperty);
-      const extra = EXTRA_HINTS[key];
+      const extra = EXTRA_HINTS.get(key);
       return {
         type: 'extra_forbidden',
         loc: [...loc, key],
@@ -232,6 +351,8 @@ function itemFor(err: ErrorObject, part: string): SchemaErrorItem | undefined {
       return { type: 'too_long', loc, msg: `List should have at most ${err.params.limit} items`, input, ctx: { max_length: err.params.limit } };
     case NUL_KEYWORD:
       return { type: 'string_unicode', loc, msg: 'Input should be a valid string: NUL (\\u0000) characters and unpaired surrogates cannot be stored', input };
+    case FINITE_KEYWORD:
+      return { type: 'finite_number', loc, msg: 'Input should be a finite number', input };
     case 'uniqueItems':
       return { type: 'value_error', loc, msg: 'List items should be unique', input };
     // Combinators only summarise their branches' own errors, which are reported already.
@@ -255,7 +376,12 @@ export function toSchemaItems(errors: ErrorObject[], part: string): SchemaErrorI
   const items: SchemaErrorItem[] = [];
   const missingByObject = new Map<string, { loc: (string | number)[]; fields: string[]; input: unknown }>();
   const seen = new Set<string>();
+  let omitted = 0;
   for (const err of errors) {
+    if (err.keyword === OMITTED_KEYWORD) {
+      omitted += Number(err.params.omitted);
+      continue;
+    }
     if (err.keyword === 'required') {
       const field = String(err.params.missingProperty);
       const loc = [PART_LOC[part] ?? part, ...pathOf(err.instancePath)];
@@ -296,5 +422,6 @@ export function toSchemaItems(errors: ErrorObject[], part: string): SchemaErrorI
       ctx: { fields },
     });
   }
-  return reported;
+  if (omitted > 0) reported.push(tooManyErrorsItem(PART_LOC[part] ?? part, omitted));
+  return capItems(reported);
 }

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
+import { pageOffset } from '../http/listing-query.js';
 import type { VocabularyRefs } from '../vocabularies/attach.js';
 import { LISTING_TYPES } from './schemas.js';
 
@@ -86,7 +87,7 @@ export function listingsRepository(db: Database) {
           .orderBy('l.created_at', 'desc')
           .orderBy('l.id', 'desc')
           .limit(perPage)
-          .offset((page - 1) * perPage)
+          .offset(pageOffset(page, perPage))
           .execute(),
         query
           .clearSelect()

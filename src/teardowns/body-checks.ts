@@ -64,7 +64,8 @@ function inFieldOrder(item: SchemaErrorItem, bodySchema: unknown): SchemaErrorIt
   if (!Array.isArray(fields) || item.loc[0] !== 'body') return item;
   let schema = bodySchema as { properties?: Record<string, unknown>; items?: unknown } | undefined;
   for (const segment of item.loc.slice(1)) {
-    schema = (typeof segment === 'number' ? schema?.items : schema?.properties?.[segment]) as typeof schema;
+    const properties = schema?.properties;
+    schema = (typeof segment === 'number' ? schema?.items : properties && Object.hasOwn(properties, segment) ? properties[segment] : undefined) as typeof schema;
   }
   const order = Object.keys(schema?.properties ?? {});
   const rank = (field: string) => (order.includes(field) ? order.indexOf(field) : order.length);

@@ -10,7 +10,7 @@ import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEA
 import { audienceAuditAction, canonicalAudience } from '../http/audience.js';
 import { invalidStatus, type SchemaErrorItem, schemaError, teardownNotFound, transitionRefused, vocabRequired } from '../http/errors.js';
 import { isUuid } from '../http/ids.js';
-import { containsPattern, pageCount } from '../http/listing-query.js';
+import { containsPattern, pageCount, pageOffset } from '../http/listing-query.js';
 import { type PatchFields, sparseUpdate } from '../http/sparse-update.js';
 import { loadVocabularyLookup } from '../vocabularies/attach.js';
 import { resolveVocabulary } from '../vocabularies/resolve.js';
@@ -95,8 +95,7 @@ export async function listTeardowns(ctx: Ctx, orgId: string, q: Static<typeof Li
     searchPattern: search ? containsPattern(search) : undefined,
   };
   const repo = teardownRepository(ctx.db);
-  // A page far past the end asks for nothing; the cap only keeps the OFFSET a valid bigint.
-  const offset = Math.min((q.page - 1) * q.per_page, Number.MAX_SAFE_INTEGER);
+  const offset = pageOffset(q.page, q.per_page);
   const [total, rows] = await Promise.all([
     repo.count(orgId, filters),
     repo.page(orgId, filters, { sortColumn: SORT_COLUMNS[q.sort_by], direction: q.sort_dir, limit: q.per_page, offset }),

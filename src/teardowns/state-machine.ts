@@ -18,7 +18,7 @@ const LABELS: Partial<Record<string, string>> = {
 };
 
 /** The derived label of a status: Starting / In Process / Completed, null for every other status. */
-export const statusLabel = (status: string): string | null => LABELS[status] ?? null;
+export const statusLabel = (status: string): string | null => (Object.hasOwn(LABELS, status) ? (LABELS[status] ?? null) : null);
 
 /**
  * What a move does to the operator's moderation hold (decisions.md section 9): admin `reject` and

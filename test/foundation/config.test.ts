@@ -34,6 +34,7 @@ describe('defaults', () => {
       teardownTtlDays: 90,
       maxUploadBytes: 50 * MB,
       maxJsonBytes: 10 * MB,
+      httpTimeouts: { headersSeconds: 10, requestSeconds: 300, keepAliveSeconds: 72 },
       logLevel: 'info',
       trustProxy: false,
       demoOnFirstStart: true,
@@ -127,10 +128,18 @@ describe('invalid settings (ConfigError)', () => {
     ['JOBS_INTERVAL_SECONDS', 'soon'],
     ['TRUST_PROXY', 'maybe'],
     ['MEDIA_BUCKET', 'Media_Bucket'],
+    ['HTTP_HEADERS_TIMEOUT_SECONDS', '0'],
+    ['HTTP_REQUEST_TIMEOUT_SECONDS', '2.5'],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 'long'],
   ])('refuses %s=%s', (name, value) => {
     const message = configError({ [name]: value });
     expect(message).toContain(name);
     expect(message).toContain(JSON.stringify(value));
+  });
+
+  it('refuses a headers deadline past the whole-request deadline (Node would not start)', () => {
+    expect(configError({ HTTP_HEADERS_TIMEOUT_SECONDS: '60', HTTP_REQUEST_TIMEOUT_SECONDS: '30' })).toContain('HTTP_HEADERS_TIMEOUT_SECONDS');
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '30', HTTP_REQUEST_TIMEOUT_SECONDS: '30' }).httpTimeouts).toMatchObject({ headersSeconds: 30 });
   });
 
   it('refuses an ADMIN_TOKEN shorter than 16 characters without printing it', () => {
