@@ -3,6 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, internalError, payloadTooLarge, schemaError } from './errors.js';
+import { oversizedObjectItems } from './json-members.js';
 import { findJsonSyntaxError } from './json-syntax.js';
 import type { DependencyHealth } from '../observability/dependencies.js';
 import { outageError } from './outages.js';
@@ -113,11 +114,19 @@ export function installErrorHandler(app: FastifyInstance, maxJsonBytes: number, 
  * JSON bodies: our own parser so that malformed JSON answers pydantic's `json_invalid` with the
  * character offset, and a body that is not an object is still handed to validation to report.
  */
+/** The keys a route's body schema declares (TypeBox objects are plain JSON Schema). */
+function bodyKeys(schema: unknown): Set<string> | undefined {
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return properties ? new Set(Object.keys(properties)) : undefined;
+}
+
 export function installJsonParser(app: FastifyInstance) {
   app.removeContentTypeParser(['application/json']);
-  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, (req, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
+    const oversized = oversizedObjectItems(text, bodyKeys(req.routeOptions.schema?.body));
+    if (oversized) return done(schemaError(oversized), undefined);
     try {
       done(null, JSON.parse(text));
     } catch {

@@ -51,6 +51,36 @@ describe('at most 100 items per 422', () => {
     expect(after.statusCode).toBe(200);
   });
 
+  it('counts the declared fields of a huge body apart: only unknown keys are errors', async () => {
+    const res = await patchListing(unknownKeys(20_000, { title: 'kept', description: 'kept' }));
+    expect(res.statusCode).toBe(422);
+    const { detail } = res.json();
+    expect(detail).toHaveLength(101);
+    expect(detail[0].loc).toEqual(['body', 'x0']);
+    expect(detail[100]).toMatchObject({ type: 'too_many_errors', ctx: { omitted: 19_900 } });
+  });
+
+  it('refuses a body with a huge object inside without examining it', async () => {
+    const inner = unknownKeys(20_000);
+    const res = await patchListing(`{"title": "x", "description": ${inner}}`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail).toEqual([
+      {
+        type: 'object_too_large',
+        loc: ['body'],
+        msg: expect.stringContaining('20000 members'),
+        input: null,
+        ctx: { members: 20_000, limit: 10_000 },
+      },
+    ]);
+  });
+
+  it('still answers malformed JSON with json_invalid when no object is too large', async () => {
+    const res = await patchListing(`${unknownKeys(9_000).slice(0, -1)},}`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail[0].type).toBe('json_invalid');
+  });
+
   it('counts exactly what it leaves out just past the limit', async () => {
     const res = await patchListing(unknownKeys(150));
     const { detail } = res.json();
