@@ -100,7 +100,7 @@ function formAudience(value: unknown): AudienceValue[] | undefined {
   return value.trim() === '' ? undefined : audienceFromCsv(value);
 }
 
-export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | 'clock'>) {
+export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | 'clock'> & Partial<Pick<AppContext, 'health'>>) {
   const repo = filesRepository(ctx.db);
 
   /** The record's canonical id when it exists in the caller's organization, else the owner's plain 404. */
@@ -155,11 +155,14 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
       const body = checkedBody(head, rest, ctx.config.maxUploadBytes, forbidsNul(type) ? binaryCsv(target.fileClass) : undefined);
       try {
         await ctx.store.put(location.key, body.stream, type.mime, contentDisposition(filename, isImage(type)));
+        ctx.health?.up('storage');
       } catch (err) {
         // Stores keep nothing of a failed put; the delete makes sure of it, whatever went wrong.
         await discard(pending, log);
         if (err instanceof StorageError) {
-          log.error({ err, key: location.key }, 'object storage failed during an upload');
+          // An outage is logged once (ctx.health) rather than with a stack per refused upload.
+          if (ctx.health) ctx.health.down('storage', err);
+          else log.error({ err, key: location.key }, 'object storage failed during an upload');
           throw storageUnavailable();
         }
         throw err;

@@ -33,6 +33,7 @@ export async function systemRoutes(app: FastifyInstance) {
       probe(() => ctx.store.ping(READINESS_DEADLINE_MS)),
     ]);
     if (database === 'ok') ctx.health.up('database');
+    if (storage === 'ok') ctx.health.up('storage');
     const checks: Record<string, string> = {
       database,
       storage,
