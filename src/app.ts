@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { type AuthChangeListener, authChangeListener } from './accounts/auth-invalidation.js';
 import { authRepository } from './accounts/auth-repository.js';
 import { principalCache } from './accounts/principal-cache.js';
+import { securityAlertsRepository } from './accounts/security-alerts.js';
 import { adminRoutes } from './admin/routes.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -92,6 +93,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }));
   const noticeDatabase = () => health.up('database');
   database.queryObservers.add(noticeDatabase);
+  const idleConnectionLost = (err: Error) => app.log.warn({ error: err.message }, 'an idle database connection was lost; the pool replaces it');
+  database.idleErrorObservers.add(idleConnectionLost);
 
   const vocabularies = vocabularyRepository(database.db);
   await vocabularies.seedIfEmpty();
@@ -181,6 +184,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const authenticate = apiKeyAuthHook({
     repo: authRepository(ctx.db),
+    alerts: securityAlertsRepository(ctx.db),
     cache: ctx.principals,
     limiter: ctx.limiter,
     clock: ctx.clock,
@@ -203,6 +207,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onClose', async () => {
     app.jobs.stop();
     database.queryObservers.delete(noticeDatabase);
+    database.idleErrorObservers.delete(idleConnectionLost);
     await authListener?.stop();
     await ctx.limiter.close();
     await ctx.store.close();

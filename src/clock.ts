@@ -4,17 +4,3 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
-
-/** A clock tests move by hand. */
-export function manualClock(start = new Date()) {
-  let current = start.getTime();
-  return {
-    now: () => new Date(current),
-    set(to: Date | string) {
-      current = new Date(to).getTime();
-    },
-    advance(ms: number) {
-      current += ms;
-    },
-  };
-}

@@ -112,6 +112,14 @@ export interface Config {
   };
 }
 
+/** The address a person on this machine reaches the service at: a wildcard bind means localhost. */
+function localBaseUrl(host: string, port: number): string {
+  return `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
+}
+
+/** The service's own base URL for local use (the demo's curl, the default STORAGE_URL). */
+export const serviceBaseUrl = (config: Pick<Config, 'host' | 'port'>) => localBaseUrl(config.host, config.port);
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -154,13 +162,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = converted as Env;
-  const publicHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+
   // Without STORAGE_URL: the service itself for local files, else the bucket's own address.
   const defaultPublicUrl = e.S3_BUCKET
     ? e.S3_ENDPOINT
       ? `${e.S3_ENDPOINT.replace(/\/$/, '')}/${e.S3_BUCKET}`
       : `https://${e.S3_BUCKET}.s3.${e.S3_REGION}.amazonaws.com`
-    : `http://${publicHost}:${e.PORT}/storage`;
+    : `${localBaseUrl(e.HOST, e.PORT)}/storage`;
   return {
     port: e.PORT,
     host: e.HOST,

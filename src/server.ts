@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createDemoAccountOnFirstStart, demoInstructions } from './accounts/demo.js';
 import { buildApp } from './app.js';
-import { ConfigError, type Config, loadConfig } from './config.js';
+import { ConfigError, type Config, loadConfig, serviceBaseUrl } from './config.js';
 import { DatabaseUnreachableError } from './db/open-configured.js';
 
 /** SQLSTATEs of a DATABASE_URL that names a missing database, a wrong user or password. */
@@ -36,9 +36,8 @@ async function main() {
   if (config.demoOnFirstStart) {
     const demo = await createDemoAccountOnFirstStart(app.ctx.db);
     if (demo) {
-      const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
       // Printed to the terminal, never logged: the key must not reach log storage.
-      process.stdout.write(`\n${demoInstructions(demo, `http://${host}:${config.port}`)}\n\n`);
+      process.stdout.write(`\n${demoInstructions(demo, serviceBaseUrl(config))}\n\n`);
     }
   }
 }

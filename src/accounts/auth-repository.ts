@@ -56,13 +56,6 @@ export function authRepository(db: Database) {
         .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`${now}::timestamptz - interval '1 minute'`)]))
         .execute();
     },
-
-    async recordAlert(alert: { kind: string; org_id: string | null; api_key_id: string | null; details: Record<string, unknown> }) {
-      await db
-        .insertInto('security_alerts')
-        .values({ kind: alert.kind, org_id: alert.org_id, api_key_id: alert.api_key_id, details: JSON.stringify(alert.details) })
-        .execute();
-    },
   };
 }
 

@@ -4,7 +4,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accountsRepository, toKeyView } from '../accounts/repository.js';
+import { securityAlertsRepository } from '../accounts/security-alerts.js';
 import { type Operator, accountsService } from '../accounts/service.js';
+import { auditRepository } from '../audit/repository.js';
 import { conflict, notFound } from '../http/errors.js';
 import { listingAdminRoutes } from '../listings/admin-routes.js';
 import { teardownAdminRoutes } from '../teardowns/admin-routes.js';
@@ -17,6 +19,8 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ctx } = app;
   const accounts = accountsRepository(ctx.db);
+  const audit = auditRepository(ctx.db);
+  const alerts = securityAlertsRepository(ctx.db);
   const service = accountsService(ctx.db, ctx.clock);
   const tags = ['admin'];
   const by = (request: FastifyRequest): Operator => ({ requestId: request.id });
@@ -116,19 +120,13 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
   );
 
   app.get('/audit-events', { schema: { operationId: 'adminAuditEvents', tags, querystring: S.AuditQuery, response: { 200: Type.Object({ items: Type.Array(S.AuditEventView) }) } } }, async (request) => {
-    const q = request.query;
-    let query = ctx.db.selectFrom('audit_events').selectAll();
-    if (q.entity_id) query = query.where('entity_id', '=', q.entity_id);
-    if (q.org_id) query = query.where('org_id', '=', q.org_id);
-    if (q.action) query = query.where('action', '=', q.action);
-    return { items: await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute() };
+    const { entity_id, org_id, action, limit } = request.query;
+    return { items: await audit.list({ entityId: entity_id, orgId: org_id, action, limit }) };
   });
 
-  app.get('/alerts', { schema: { operationId: 'adminAlerts', tags, querystring: S.AlertsQuery, response: { 200: Type.Object({ items: Type.Array(S.AlertView) }) } } }, async (request) => {
-    let query = ctx.db.selectFrom('security_alerts').selectAll();
-    if (request.query.org_id) query = query.where('org_id', '=', request.query.org_id);
-    return { items: await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(request.query.limit).execute() };
-  });
+  app.get('/alerts', { schema: { operationId: 'adminAlerts', tags, querystring: S.AlertsQuery, response: { 200: Type.Object({ items: Type.Array(S.AlertView) }) } } }, async (request) => ({
+    items: await alerts.list({ orgId: request.query.org_id, limit: request.query.limit }),
+  }));
 
   app.post('/jobs/run', { schema: { operationId: 'adminRunJobs', tags, response: { 200: S.JobsRunView } } }, async () => app.jobs.runAll());
 

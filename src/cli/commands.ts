@@ -8,9 +8,10 @@ import { accountsRepository, toKeyView } from '../accounts/repository.js';
 import { accountsService, type Operator } from '../accounts/service.js';
 import * as S from '../admin/schemas.js';
 import { systemClock } from '../clock.js';
-import type { Config } from '../config.js';
+import { type Config, serviceBaseUrl } from '../config.js';
 import type { Database } from '../db/database.js';
 import { createObjectStore } from '../files/store-from-config.js';
+import { isUuid } from '../http/ids.js';
 import { compileBodyValidator, toSchemaItems } from '../http/validation.js';
 import { runJobsOnce } from '../jobs/scheduler.js';
 import { toVocabularyView, vocabularyRepository } from '../vocabularies/repository.js';
@@ -52,12 +53,11 @@ function checked<T>(schema: TSchema, body: Row): T {
   throw new UsageError(`invalid input:\n${problems.join('\n')}`);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function uuid(values: Values, flag: string): string {
   const value = values[flag];
   if (typeof value !== 'string') throw new UsageError(`--${flag} is required`);
-  if (!UUID.test(value)) throw new UsageError(`--${flag} must be a UUID (got '${value}')`);
+  if (!isUuid(value)) throw new UsageError(`--${flag} must be a UUID (got '${value}')`);
   return value;
 }
 
@@ -315,8 +315,7 @@ export const commands: Record<string, Command> = {
       () =>
       async ({ db, config }) => {
         const demo = await createDemoAccount(db);
-        const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-        return { json: demo, text: demoInstructions(demo, `http://${host}:${config.port}`) };
+        return { json: demo, text: demoInstructions(demo, serviceBaseUrl(config)) };
       },
   },
 };

@@ -18,6 +18,8 @@ export interface DatabaseHandle {
   deadlines?: DatabaseDeadlines;
   /** Called after every completed query (how the service notices a database that came back). */
   queryObservers: Set<() => void>;
+  /** Told when an idle pooled connection dies (the pool replaces it by itself). */
+  idleErrorObservers: Set<(err: Error) => void>;
   close(): Promise<void>;
 }
 
@@ -136,12 +138,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       application_name: 'partner-api',
       ...connectionSettings(deadlines),
     });
-    pool.on('error', () => {
-      // An idle client lost its connection; the pool replaces it. Queries in flight report their own error.
+    // An idle client lost its connection; the pool replaces it. Queries in flight report their own error.
+    const idleErrorObservers = new Set<(err: Error) => void>();
+    pool.on('error', (err) => {
+      for (const observe of idleErrorObservers) observe(err);
     });
     const queryObservers = new Set<() => void>();
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: queryObserver(queryObservers) });
-    return { db, kind: 'postgres', url: options.url, deadlines, queryObservers, close: () => db.destroy() };
+    return { db, kind: 'postgres', url: options.url, deadlines, queryObservers, idleErrorObservers, close: () => db.destroy() };
   }
 
   const dataDir = options.pgliteDataDir ?? 'memory://';
@@ -155,6 +159,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db,
     kind: 'pglite',
     queryObservers,
+    idleErrorObservers: new Set(),
     close: async () => {
       await db.destroy();
       await pglite.close();

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthRepository } from '../accounts/auth-repository.js';
 import { hashApiKey, parseBearer } from '../accounts/keys.js';
 import type { PrincipalCache } from '../accounts/principal-cache.js';
+import type { SecurityAlertsRepository } from '../accounts/security-alerts.js';
 import type { Clock } from '../clock.js';
 import type { Metrics } from '../observability/metrics.js';
 import {
@@ -21,6 +22,7 @@ import {
   subscriptionRequired,
   tooManyRequests,
 } from './errors.js';
+import { isUuid } from './ids.js';
 import type { RateLimitStore } from './rate-limit.js';
 
 export type Capability = 'seller' | 'admin';
@@ -44,12 +46,12 @@ declare module 'fastify' {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WINDOW_MS = 60_000;
 const GOOD_SUBSCRIPTIONS = new Set(['active', 'trialing']);
 
 export interface AuthDeps {
   repo: AuthRepository;
+  alerts: Pick<SecurityAlertsRepository, 'record'>;
   cache: PrincipalCache;
   limiter: RateLimitStore;
   clock: Clock;
@@ -59,7 +61,7 @@ export interface AuthDeps {
 }
 
 export function apiKeyAuthHook(deps: AuthDeps) {
-  const { repo, cache, limiter, clock, metrics } = deps;
+  const { repo, alerts, cache, limiter, clock, metrics } = deps;
 
   // A limiter outage must not take the API down with it: the request passes, and the log says why.
   async function count(request: FastifyRequest, key: string) {
@@ -91,7 +93,7 @@ export function apiKeyAuthHook(deps: AuthDeps) {
     if (!token) return unauthenticated(request, missingOrMalformedAuthorization());
 
     const orgHeader = request.headers['x-organization-id'];
-    if (typeof orgHeader !== 'string' || !UUID.test(orgHeader.trim())) {
+    if (typeof orgHeader !== 'string' || !isUuid(orgHeader.trim())) {
       return unauthenticated(request, invalidOrganizationHeader());
     }
     const claimedOrg = orgHeader.trim().toLowerCase();
@@ -124,10 +126,10 @@ export function apiKeyAuthHook(deps: AuthDeps) {
         { alert: 'organization_mismatch', apiKeyId: principal.key_id, keyOrgId: principal.key_org_id, claimedOrgId: claimedOrg },
         'API key presented with another organization',
       );
-      await repo.recordAlert({
+      await alerts.record({
         kind: 'organization_mismatch',
-        org_id: principal.key_org_id,
-        api_key_id: principal.key_id,
+        orgId: principal.key_org_id,
+        apiKeyId: principal.key_id,
         details: {
           claimed_org_id: claimedOrg,
           api_key_prefix: principal.key_prefix,

@@ -30,7 +30,6 @@ function makeAjv(coerceTypes: boolean | 'array', allErrors = true) {
   addFormats(ajv);
   storableDates(ajv);
   ajv.addKeyword({ keyword: PYDANTIC, schemaType: 'object' });
-  ajv.addKeyword({ keyword: 'x-hint', schemaType: 'string' });
   return ajv;
 }
 

@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
-import { manualClock } from '../../src/clock.js';
+
 import { loadConfig } from '../../src/config.js';
 import { type DatabaseDeadlines, type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { ObjectStore } from '../../src/files/object-store.js';
 import { type RateLimitStore, redisRateLimitStore } from '../../src/http/rate-limit.js';
+import { manualClock } from './clock.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
