@@ -4,6 +4,7 @@ import { type Actor, recordAudit } from '../audit/record.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import type { Organization, User } from '../db/schema.js';
+import type { Capability, UserStatus } from '../domain/accounts.js';
 import { conflict, notFound } from '../http/errors.js';
 import { accountsRepository, type MintedKey, type OrganizationInput, toKeyView } from './repository.js';
 
@@ -12,8 +13,8 @@ export type Operator = { requestId: string } | { cli: true };
 
 export interface UserInput {
   email: string;
-  capabilities: string[];
-  status?: string;
+  capabilities: Capability[];
+  status?: UserStatus;
 }
 
 export function accountsService(db: Database, clock: Clock) {
@@ -74,7 +75,7 @@ export function accountsService(db: Database, clock: Clock) {
       });
     },
 
-    async updateUser(id: string, input: { status?: string; capabilities?: string[] }, by: Operator): Promise<User> {
+    async updateUser(id: string, input: { status?: UserStatus; capabilities?: Capability[] }, by: Operator): Promise<User> {
       return db.transaction().execute(async (tx) => {
         const repo = accountsRepository(tx);
         const before = await repo.findUser(id, true);

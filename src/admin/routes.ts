@@ -3,6 +3,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { accountsRepository, toKeyView } from '../accounts/repository.js';
 import { type Operator, accountsService } from '../accounts/service.js';
 import { conflict, notFound } from '../http/errors.js';
@@ -120,7 +121,8 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
     let query = ctx.db.selectFrom('audit_events').selectAll();
     if (q.entity_id) query = query.where('entity_id', '=', q.entity_id);
     if (q.org_id) query = query.where('org_id', '=', q.org_id);
-    if (q.action) query = query.where('action', '=', q.action);
+    // Any text may be asked for (an unknown action matches nothing): compared as text, not as AuditAction.
+    if (q.action) query = query.where(sql.ref<string>('action'), '=', q.action);
     return { items: await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute() };
   });
 

@@ -5,7 +5,8 @@ import type { Transaction } from 'kysely';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { DB } from '../db/schema.js';
-import { AUDIENCE_VALUES, type AudienceValue, audienceAuditAction, audienceFromCsv } from '../http/audience.js';
+import { AUDIENCE_VALUES, type AudienceValue } from '../domain/records.js';
+import { audienceAuditAction, audienceFromCsv } from '../http/audience.js';
 import {
   type ApiError,
   badUpload,

@@ -5,6 +5,7 @@ import type { AuthRepository } from '../accounts/auth-repository.js';
 import { hashApiKey, parseBearer } from '../accounts/keys.js';
 import type { PrincipalCache } from '../accounts/principal-cache.js';
 import type { Clock } from '../clock.js';
+import type { Capability, SubscriptionStatus } from '../domain/accounts.js';
 import type { Metrics } from '../observability/metrics.js';
 import {
   type ApiError,
@@ -23,7 +24,7 @@ import {
 } from './errors.js';
 import type { RateLimitStore } from './rate-limit.js';
 
-export type Capability = 'seller' | 'admin';
+export type { Capability };
 
 export interface RequestAuth {
   keyId: string;
@@ -31,7 +32,7 @@ export interface RequestAuth {
   orgId: string;
   userId: string;
   email: string;
-  capabilities: string[];
+  capabilities: Capability[];
 }
 
 declare module 'fastify' {
@@ -46,7 +47,7 @@ declare module 'fastify' {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const WINDOW_MS = 60_000;
-const GOOD_SUBSCRIPTIONS = new Set(['active', 'trialing']);
+const GOOD_SUBSCRIPTIONS = new Set<SubscriptionStatus>(['active', 'trialing']);
 
 export interface AuthDeps {
   repo: AuthRepository;

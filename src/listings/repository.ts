@@ -4,18 +4,18 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
 import { pageOffset } from '../http/listing-query.js';
+import { LISTING_TYPES, type ListingStatus, type ListingType, type StoredListingType } from '../domain/listings.js';
 import type { VocabularyRefs } from '../vocabularies/attach.js';
-import { LISTING_TYPES } from './schemas.js';
 
 const LISTED_TYPES = [...LISTING_TYPES];
 
 /** The statuses a seller may still set while an operator holds the listing (decisions.md section 9). */
-export const STATUSES_WHILE_HELD = ['suspended', 'archived'] as const;
+export const STATUSES_WHILE_HELD = ['suspended', 'archived'] as const satisfies readonly ListingStatus[];
 
 export type ListingDetailRow = ListingRow & { seller_org_name: string };
 
 export interface ListingFilters {
-  listingType?: string;
+  listingType?: ListingType;
   /** Vocabulary columns that must equal a resolved row id. */
   vocabulary: { column: keyof VocabularyRefs; id: string }[];
   /** LIKE patterns, already escaped. */
@@ -27,8 +27,8 @@ export interface ListingFilters {
 export interface DeletedListing {
   title: string;
   msn: string | null;
-  listing_type: string;
-  status: string;
+  listing_type: StoredListingType;
+  status: ListingStatus;
   country: string | null;
   documents: string[] | null;
   images: string[] | null;
@@ -48,7 +48,7 @@ export function listingsRepository(db: Database) {
       return withSeller().where('l.id', '=', id).where('l.org_id', '=', orgId).executeTakeFirst();
     },
 
-    async findType(id: string, orgId: string): Promise<string | undefined> {
+    async findType(id: string, orgId: string): Promise<StoredListingType | undefined> {
       const row = await db
         .selectFrom('listings')
         .select('listing_type')
@@ -142,7 +142,7 @@ export function listingsRepository(db: Database) {
     },
 
     /** The current status and hold of an owned listing; explains why a conditional update wrote nothing. */
-    async moderationOf(id: string, orgId: string): Promise<{ status: string; moderation_hold: boolean } | undefined> {
+    async moderationOf(id: string, orgId: string): Promise<{ status: ListingStatus; moderation_hold: boolean } | undefined> {
       return db
         .selectFrom('listings')
         .select(['status', 'moderation_hold'])
@@ -157,9 +157,9 @@ export function listingsRepository(db: Database) {
      */
     async moderate(
       id: string,
-      status: string,
+      status: ListingStatus,
       now: Date,
-    ): Promise<{ org_id: string; previous_status: string; previous_hold: boolean; moderation_hold: boolean } | undefined> {
+    ): Promise<{ org_id: string; previous_status: ListingStatus; previous_hold: boolean; moderation_hold: boolean } | undefined> {
       return db
         .updateTable('listings')
         .from(db.selectFrom('listings').select(['id', 'status', 'moderation_hold']).where('id', '=', id).forUpdate().as('prev'))

@@ -9,7 +9,8 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/database.js';
 import type { NewListing } from '../db/schema.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
-import { AUDIENCE_VALUES, audienceAuditAction, canonicalAudience } from '../http/audience.js';
+import { AUDIENCE_VALUES, type AudienceValue } from '../domain/records.js';
+import { audienceAuditAction, canonicalAudience } from '../http/audience.js';
 import { unknownCountryItem } from '../http/countries.js';
 import { listingNotFound, notFound, type SchemaErrorItem, schemaError, suspendedByOperator, vocabRequired } from '../http/errors.js';
 import { isUuid } from '../http/ids.js';
@@ -319,7 +320,7 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
     }
     const badCountry = unknownCountryItem(item.country, [...loc, 'country']);
     if (badCountry) errors.push(badCountry);
-    let audience: string[] | null = null;
+    let audience: AudienceValue[] | null = null;
     try {
       audience = item.audience ? canonicalAudience(item.audience) : null;
     } catch {

@@ -2,7 +2,8 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { VocabularyTerm } from '../db/schema.js';
-import { type VocabularyKind, builtinVocabulary } from './builtin.js';
+import { VOCABULARY_KINDS, type VocabularyKind } from '../domain/records.js';
+import { builtinVocabulary } from './builtin.js';
 
 export type { VocabularyKind };
 
@@ -117,8 +118,8 @@ export function vocabularyRepository(db: Database) {
     async seedIfEmpty(): Promise<number> {
       const any = await db.selectFrom('vocabulary_terms').select('id').limit(1).executeTakeFirst();
       if (any) return 0;
-      const rows = Object.entries(builtinVocabulary).flatMap(([kind, terms]) =>
-        terms.map((t) => ({ kind, name: t.name, manufacturer: t.manufacturer, category: t.category })),
+      const rows = VOCABULARY_KINDS.flatMap((kind) =>
+        builtinVocabulary[kind].map((t) => ({ kind, name: t.name, manufacturer: t.manufacturer, category: t.category })),
       );
       const inserted = await db
         .insertInto('vocabulary_terms')
