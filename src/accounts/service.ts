@@ -1,5 +1,6 @@
 // Operator actions on organizations, users and keys, shared by the admin API and the admin CLI:
 // each change commits with its audit row, whichever door it came through.
+import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
@@ -27,7 +28,7 @@ export function accountsService(db: Database, clock: Clock) {
         const org = await accountsRepository(tx).createOrganization(input);
         await recordAudit(tx, actorOf(by), {
           orgId: org.id,
-          action: 'organization.created',
+          action: AUDIT.organization.created,
           entityType: 'organization',
           entityId: org.id,
           newState: input,
@@ -46,7 +47,7 @@ export function accountsService(db: Database, clock: Clock) {
         const previous = Object.fromEntries(Object.keys(input).map((k) => [k, before[k as keyof Organization]]));
         await recordAudit(tx, actorOf(by), {
           orgId: id,
-          action: 'organization.updated',
+          action: AUDIT.organization.updated,
           entityType: 'organization',
           entityId: id,
           previousState: previous,
@@ -65,7 +66,7 @@ export function accountsService(db: Database, clock: Clock) {
         if (!user) throw conflict(`A user with email ${input.email} already exists in this organization.`);
         await recordAudit(tx, actorOf(by), {
           orgId,
-          action: 'user.created',
+          action: AUDIT.user.created,
           entityType: 'user',
           entityId: user.id,
           newState: input,
@@ -83,7 +84,7 @@ export function accountsService(db: Database, clock: Clock) {
         const after = (await repo.updateUser(id, input, clock.now())) as User;
         await recordAudit(tx, actorOf(by), {
           orgId: before.org_id,
-          action: 'user.updated',
+          action: AUDIT.user.updated,
           entityType: 'user',
           entityId: id,
           previousState: { status: before.status, capabilities: before.capabilities },
@@ -103,7 +104,7 @@ export function accountsService(db: Database, clock: Clock) {
         const key = await repo.mintKey(user, input);
         await recordAudit(tx, actorOf(by), {
           orgId: user.org_id,
-          action: 'api_key.minted',
+          action: AUDIT.api_key.minted,
           entityType: 'api_key',
           entityId: key.id,
           newState: { prefix: key.prefix, user_id: user.id, expires_at: key.expires_at },
@@ -122,7 +123,7 @@ export function accountsService(db: Database, clock: Clock) {
         if (changed) {
           await recordAudit(tx, actorOf(by), {
             orgId: row.org_id,
-            action: 'api_key.revoked',
+            action: AUDIT.api_key.revoked,
             entityType: 'api_key',
             entityId: row.id,
             newState: { revoked_at: row.revoked_at },
@@ -140,7 +141,7 @@ export function accountsService(db: Database, clock: Clock) {
         if (result === 'not_active') throw conflict('Only a live key can be rotated; this one is revoked or already rotated.');
         await recordAudit(tx, actorOf(by), {
           orgId: result.org_id,
-          action: 'api_key.rotated',
+          action: AUDIT.api_key.rotated,
           entityType: 'api_key',
           entityId: id,
           newState: { replaced_by: result.id, prefix: result.prefix },

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import { accountsRepository } from '../accounts/repository.js';
+import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/database.js';
@@ -131,7 +132,7 @@ export function listingService(deps: ListingServiceDeps) {
         ]);
         await recordAudit(tx, actor, {
           orgId: owner.orgId,
-          action: 'listing.created',
+          action: AUDIT.listing.created,
           entityType: 'listing',
           entityId: id,
           newState: body,
@@ -208,7 +209,7 @@ export function listingService(deps: ListingServiceDeps) {
           newState[vocabulary.field] = sent[vocabulary.field];
         }
         const audit = { orgId: owner.orgId, entityType: 'listing', entityId: id } as const;
-        await recordAudit(tx, actor, { ...audit, action: 'listing.updated', previousState, newState });
+        await recordAudit(tx, actor, { ...audit, action: AUDIT.listing.updated, previousState, newState });
         if (audience !== undefined) {
           const previousAudience = (before.audience as string[] | null) ?? null;
           const action = audienceAuditAction('listing', previousAudience, audience);
@@ -229,7 +230,7 @@ export function listingService(deps: ListingServiceDeps) {
         const { title, msn, listing_type, status, country } = row;
         await recordAudit(tx, actor, {
           orgId: owner.orgId,
-          action: 'listing.deleted',
+          action: AUDIT.listing.deleted,
           entityType: 'listing',
           entityId: id,
           previousState: { title, msn, listing_type, status, country },
@@ -264,7 +265,7 @@ export async function moderateListing(
     if (!moved) throw listingNotFound();
     await recordAudit(tx, actor, {
       orgId: moved.org_id,
-      action: body.status === 'suspended' ? 'listing.suspended' : 'listing.approved',
+      action: body.status === 'suspended' ? AUDIT.listing.suspended : AUDIT.listing.approved,
       entityType: 'listing',
       entityId: id,
       previousState: { status: moved.previous_status, moderation_hold: moved.previous_hold },
@@ -365,7 +366,7 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
     for (const row of rows) {
       await recordAudit(tx, actor, {
         orgId: org.id,
-        action: 'listing.imported',
+        action: AUDIT.listing.imported,
         entityType: 'listing',
         entityId: row.id!,
         newState: { listing_type: row.listing_type, title: row.title, status: row.status },

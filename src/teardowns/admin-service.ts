@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import { accountsRepository } from '../accounts/repository.js';
+import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { NewTeardown } from '../db/schema.js';
@@ -102,7 +103,7 @@ export async function importTeardowns(ctx: Ctx, actor: Actor, body: Static<typeo
     for (const row of rows) {
       await recordAudit(tx, actor, {
         orgId: org.id,
-        action: 'teardown.imported',
+        action: AUDIT.teardown.imported,
         entityType: 'teardown',
         entityId: row.id as string,
         newState: { asset_type: row.asset_type, status: row.status, created_by: creator.id },
@@ -120,7 +121,7 @@ export async function setTeardownExpiry(ctx: Ctx, actor: Actor, id: string, expi
     if (!result) throw teardownNotFound();
     await recordAudit(tx, actor, {
       orgId: result.row.org_id,
-      action: 'teardown.expiry.changed',
+      action: AUDIT.teardown.expiryChanged,
       entityType: 'teardown',
       entityId: id,
       previousState: { expires_at: result.previousExpiresAt },
