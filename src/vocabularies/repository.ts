@@ -7,6 +7,14 @@ import { builtinVocabulary } from './builtin.js';
 
 export type { VocabularyKind };
 
+export interface NewVocabularyTerm {
+  kind: VocabularyKind;
+  name: string;
+  manufacturer: string;
+  category?: string | null;
+  is_active?: boolean;
+}
+
 /** Public JSON form of a vocabulary row. */
 export interface VocabularyView {
   id: string;
@@ -98,9 +106,9 @@ export function vocabularyRepository(db: Database) {
       return found;
     },
 
-    /** Inserts a term; returns undefined when the name already exists for that kind. */
-    async insert(term: { kind: VocabularyKind; name: string; manufacturer: string; category?: string | null; is_active?: boolean }) {
-      return db
+    /** Inserts a term; returns undefined when the name already exists for that kind. `executor`: the caller's transaction. */
+    async insert(term: NewVocabularyTerm, executor: Database = db) {
+      return executor
         .insertInto('vocabulary_terms')
         .values({
           kind: term.kind,
