@@ -43,8 +43,11 @@ export function accountsService(db: Database, clock: Clock) {
         const repo = accountsRepository(tx);
         const before = await repo.findOrganization(id, true);
         if (!before) throw notFound('Organization');
-        const after = (await repo.updateOrganization(id, input, clock.now())) as Organization;
-        const previous = Object.fromEntries(Object.keys(input).map((k) => [k, before[k as keyof Organization]]));
+        // The row is locked by this transaction since the read above: the update finds it.
+        const after = await repo.updateOrganization(id, input, clock.now());
+        if (!after) throw notFound('Organization');
+        const old: Record<string, unknown> = before;
+        const previous = Object.fromEntries(Object.keys(input).map((k) => [k, old[k]]));
         await recordAudit(tx, actorOf(by), {
           orgId: id,
           action: AUDIT.organization.updated,
@@ -81,7 +84,9 @@ export function accountsService(db: Database, clock: Clock) {
         const repo = accountsRepository(tx);
         const before = await repo.findUser(id, true);
         if (!before) throw notFound('User');
-        const after = (await repo.updateUser(id, input, clock.now())) as User;
+        // The row is locked by this transaction since the read above: the update finds it.
+        const after = await repo.updateUser(id, input, clock.now());
+        if (!after) throw notFound('User');
         await recordAudit(tx, actorOf(by), {
           orgId: before.org_id,
           action: AUDIT.user.updated,

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
+import { type AudienceValue, isOneOf } from '../domain/records.js';
 import { pageOffset } from '../http/listing-query.js';
 import { LISTING_TYPES, type ListingStatus, type ListingType, type StoredListingType } from '../domain/listings.js';
 import type { VocabularyRefs } from '../vocabularies/attach.js';
@@ -13,6 +14,15 @@ const LISTED_TYPES = [...LISTING_TYPES];
 export const STATUSES_WHILE_HELD = ['suspended', 'archived'] as const satisfies readonly ListingStatus[];
 
 export type ListingDetailRow = ListingRow & { seller_org_name: string };
+
+/** The row a PATCH replaced, as JSON (to_jsonb): the columns a caller reads are typed, the rest is JSON. */
+export type PreviousListing = Record<string, unknown> & {
+  audience: AudienceValue[] | null;
+  documents: string[] | null;
+  images: string[] | null;
+  /** With a vocabulary column: the name of the term it held. */
+  vocabulary_name?: string | null;
+};
 
 export interface ListingFilters {
   listingType?: ListingType;
@@ -109,13 +119,15 @@ export function listingsRepository(db: Database) {
       changes: ListingUpdate,
       now: Date,
       vocabularyColumn?: keyof VocabularyRefs,
-    ): Promise<{ previous: Record<string, unknown>; documents: string[] | null; images: string[] | null } | undefined> {
-      const set: Record<string, unknown> = { ...changes, updated_at: now };
-      if ('audience' in changes) {
-        // audience_set_at records the last time the audience actually changed; it stays once set.
-        const audience = changes.audience ?? null;
-        set.audience_set_at = sql`CASE WHEN listings.audience IS DISTINCT FROM ${audience}::text[] THEN ${now}::timestamptz ELSE listings.audience_set_at END`;
-      }
+    ): Promise<{ previous: PreviousListing; documents: string[] | null; images: string[] | null } | undefined> {
+      const set = {
+        ...changes,
+        updated_at: now,
+        ...('audience' in changes && {
+          // audience_set_at records the last time the audience actually changed; it stays once set.
+          audience_set_at: sql<Date>`CASE WHEN listings.audience IS DISTINCT FROM ${changes.audience ?? null}::text[] THEN ${now}::timestamptz ELSE listings.audience_set_at END`,
+        }),
+      };
       let old = db.selectFrom('listings as o').selectAll('o').where('o.id', '=', id).where('o.org_id', '=', orgId);
       if (vocabularyColumn) {
         old = old.select(
@@ -127,17 +139,17 @@ export function listingsRepository(db: Database) {
       let update = db
         .updateTable('listings')
         .from(old.forUpdate().as('old'))
-        .set(set as ListingUpdate)
+        .set(set)
         .whereRef('listings.id', '=', 'old.id');
       // The hold is judged on the locked row by the write itself: a suspension landing between a
       // check and the write cannot be escaped.
       const status = changes.status;
-      if (typeof status === 'string' && !(STATUSES_WHILE_HELD as readonly string[]).includes(status)) {
+      if (status !== undefined && !isOneOf(STATUSES_WHILE_HELD, status)) {
         update = update.where('listings.moderation_hold', '=', false);
       }
       // The new file lists come back too: the files a PATCH dropped are those of `previous` not in them.
       return update
-        .returning([sql<Record<string, unknown>>`to_jsonb(old)`.as('previous'), 'listings.documents', 'listings.images'])
+        .returning([sql<PreviousListing>`to_jsonb(old)`.as('previous'), 'listings.documents', 'listings.images'])
         .executeTakeFirst();
     },
 

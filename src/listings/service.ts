@@ -8,7 +8,8 @@ import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/database.js';
-import type { NewListing } from '../db/schema.js';
+import type { ListingUpdate, NewListing } from '../db/schema.js';
+import type { StoredListingType } from '../domain/listings.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
 import { AUDIENCE_VALUES, type AudienceValue } from '../domain/records.js';
 import { audienceAuditAction, canonicalAudience } from '../http/audience.js';
@@ -47,7 +48,7 @@ type ListingColumn =
   | 'images'
   | 'documents';
 
-const upper = (value: unknown) => (value as string).toUpperCase();
+const upper = (value: unknown) => String(value).toUpperCase();
 
 // The PATCH keys written as they are (vocabulary names are resolved separately).
 const PATCH_FIELDS: PatchFields<ListingColumn> = {
@@ -83,7 +84,7 @@ function assertIsoCountry(country: string | null | undefined, loc: (string | num
 }
 
 /** The vocabulary a PATCH sets: only the field of the listing's own type counts; the others are ignored. */
-async function vocabularyChange(vocabularies: VocabularyRepository, listingType: string, body: Static<typeof UpdateListingBody>) {
+async function vocabularyChange(vocabularies: VocabularyRepository, listingType: StoredListingType, body: Static<typeof UpdateListingBody>) {
   const kind = VOCABULARY_OF_TYPE[listingType];
   if (!kind || kind === 'landing_gear_type') return undefined; // landing-gear classification cannot be set
   const name = body[kind];
@@ -104,8 +105,8 @@ export function listingService(deps: ListingServiceDeps) {
   return {
     async create(owner: Owner, actor: Actor, body: Static<typeof CreateListingBody>) {
       assertIsoCountry(body.country, ['body', 'country']);
-      const kind = VOCABULARY_OF_TYPE[body.listing_type]!;
-      const name = body[kind as (typeof PUBLIC_VOCABULARY_FIELDS)[number]];
+      const kind = VOCABULARY_OF_TYPE[body.listing_type];
+      const name = body[kind];
       if (name === undefined) throw vocabRequired(kind);
       const term = await resolveVocabulary(vocabularies, kind, name);
       const now = clock.now();
@@ -178,8 +179,8 @@ export function listingService(deps: ListingServiceDeps) {
       const listingType = await listingsRepository(db).findType(id, owner.orgId);
       if (!listingType) throw listingNotFound();
 
-      const { keys, set } = sparseUpdate({ ...body, audience }, PATCH_FIELDS);
-      const changes: Record<string, unknown> = { ...set };
+      const { keys, set } = sparseUpdate<ListingUpdate>({ ...body, audience }, PATCH_FIELDS);
+      const changes: ListingUpdate = { ...set };
       const vocabulary = await vocabularyChange(vocabularies, listingType, body);
       if (vocabulary) changes[vocabulary.column] = vocabulary.id;
       if (Object.keys(changes).length === 0) return detailOf(db, vocabularies, id, owner.orgId);
@@ -196,12 +197,12 @@ export function listingService(deps: ListingServiceDeps) {
         const before = written.previous;
         // documents / images are a direct overwrite: owned files the new lists drop are deleted.
         const dropped = [
-          ...(body.documents ? ((before.documents as string[] | null) ?? []) : []),
-          ...(body.images ? ((before.images as string[] | null) ?? []) : []),
+          ...(body.documents ? (before.documents ?? []) : []),
+          ...(body.images ? (before.images ?? []) : []),
         ];
         const remaining = [...(written.documents ?? []), ...(written.images ?? [])];
         const queued = await queueDropped(deps, tx, id, dropped, remaining, log);
-        const sent = body as Record<string, unknown>;
+        const sent: Record<string, unknown> = body;
         const previousState = previousValues(keys, PATCH_FIELDS, before);
         const newState = Object.fromEntries(keys.map((key) => [key, sent[key]]));
         if (vocabulary) {
@@ -211,7 +212,7 @@ export function listingService(deps: ListingServiceDeps) {
         const audit = { orgId: owner.orgId, entityType: 'listing', entityId: id } as const;
         await recordAudit(tx, actor, { ...audit, action: AUDIT.listing.updated, previousState, newState });
         if (audience !== undefined) {
-          const previousAudience = (before.audience as string[] | null) ?? null;
+          const previousAudience = before.audience ?? null;
           const action = audienceAuditAction('listing', previousAudience, audience);
           if (action)
             await recordAudit(tx, actor, { ...audit, action, previousState: { audience: previousAudience }, newState: { audience } });
@@ -295,7 +296,7 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
 
   const now = clock.now();
   const errors: SchemaErrorItem[] = [];
-  const rows: NewListing[] = [];
+  const rows: (NewListing & { id: string })[] = [];
   const terms = new Map<string, string | undefined>();
   for (const [index, item] of body.items.entries()) {
     const loc = ['body', 'items', index];
@@ -368,7 +369,7 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
         orgId: org.id,
         action: AUDIT.listing.imported,
         entityType: 'listing',
-        entityId: row.id!,
+        entityId: row.id,
         newState: { listing_type: row.listing_type, title: row.title, status: row.status },
       });
     }

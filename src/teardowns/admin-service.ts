@@ -56,7 +56,7 @@ export async function importTeardowns(ctx: Ctx, actor: Actor, body: Static<typeo
   }
 
   const now = ctx.clock.now();
-  const rows: NewTeardown[] = [];
+  const rows: (NewTeardown & { id: string })[] = [];
   for (const [index, item] of body.items.entries()) {
     try {
       const kind = VOCABULARY_OF[item.asset_type];
@@ -105,12 +105,12 @@ export async function importTeardowns(ctx: Ctx, actor: Actor, body: Static<typeo
         orgId: org.id,
         action: AUDIT.teardown.imported,
         entityType: 'teardown',
-        entityId: row.id as string,
+        entityId: row.id,
         newState: { asset_type: row.asset_type, status: row.status, created_by: creator.id },
       });
     }
   });
-  return rows.map((row) => row.id as string);
+  return rows.map((row) => row.id);
 }
 
 export async function setTeardownExpiry(ctx: Ctx, actor: Actor, id: string, expiresAt: string) {

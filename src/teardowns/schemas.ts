@@ -168,6 +168,7 @@ export const ListTeardownsQuery = Type.Object({
   status: Type.Optional(StatusCsv),
   country: Type.Optional(Text(100, { description: 'Case-insensitive substring of the country code.' })),
   search: Type.Optional(Text(200, { description: 'Case-insensitive substring of msn, registration or description.' })),
+  // Object.keys answers string[]; these are SORT_COLUMNS' own literal keys.
   sort_by: StringEnum(Object.keys(SORT_COLUMNS) as SortBy[], { default: 'created_at' }),
   sort_dir: StringEnum(['asc', 'desc'], { default: 'desc' }),
   ...PaginationQuery,

@@ -148,20 +148,22 @@ function storedRowItems(current: TeardownRow, body: PatchBody): SchemaErrorItem[
 }
 
 /** PATCH keys written as they are (country upper-cased); vocabulary and audience have their own rules. */
-const PATCH_FIELDS: PatchFields<string> = {
+const PATCH_FIELDS: PatchFields<keyof TeardownUpdate & string> = {
   ...Object.fromEntries(
-    [
-      'tail_number',
-      'msn',
-      'traceability',
-      'description',
-      'location',
-      'start_date',
-      'end_date',
-      'incident_related',
-      'images',
-      'documents',
-    ].map((column) => [column, { column }]),
+    (
+      [
+        'tail_number',
+        'msn',
+        'traceability',
+        'description',
+        'location',
+        'start_date',
+        'end_date',
+        'incident_related',
+        'images',
+        'documents',
+      ] as const
+    ).map((column) => [column, { column }]),
   ),
   country: { column: 'country', toColumn: (value) => String(value).toUpperCase() },
 };
@@ -193,7 +195,7 @@ export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
   if (problems.length > 0) throw schemaError(problems);
   const audience = body.audience === undefined ? undefined : body.audience === null ? null : canonicalAudience(body.audience);
 
-  const values = sparseUpdate(body, PATCH_FIELDS).set as TeardownUpdate;
+  const values = sparseUpdate<TeardownUpdate>(body, PATCH_FIELDS).set;
   const field = current.asset_type === 'aircraft' || current.asset_type === 'engine' ? VOCABULARY_OF[current.asset_type] : undefined;
   const name = field ? body[field] : undefined;
   if (field && name !== undefined) {
