@@ -39,6 +39,7 @@ export function toKeyView(row: ApiKeyRow) {
   };
 }
 
+// Driver errors (pg, PGlite) are untyped; both carry the SQLSTATE as `code`.
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
 
 export function accountsRepository(db: Database) {

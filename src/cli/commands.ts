@@ -49,6 +49,7 @@ function checked<T extends TSchema>(schema: T, body: Row): Static<T> {
   // The schema's own validator has just accepted `body`: it is a Static<T>.
   if (validate(body)) return body as Static<T>;
   const problems = toSchemaItems(validate.errors ?? [], 'body').map((item) => {
+    // ctx is a free-form record; toSchemaItems puts the field names of a multi-field item in ctx.fields.
     const fields = (item.ctx?.fields as string[] | undefined) ?? [String(item.loc[1] ?? '')];
     return `  ${fields.map((f) => `--${f.replace(/_/g, '-')}`).join(', ')}: ${item.msg}`;
   });

@@ -239,6 +239,7 @@ export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
     })
     .catch((err: unknown) => {
       // A concurrent PATCH moved the other date in between: the table's CHECK has the last word.
+      // Driver errors (pg, PGlite) are untyped; both carry the SQLSTATE as `code`.
       if ((err as { code?: string }).code === CHECK_VIOLATION) {
         const field = body.end_date !== undefined ? 'end_date' : 'start_date';
         throw schemaError([
