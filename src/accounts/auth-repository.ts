@@ -1,6 +1,7 @@
 // The single query that authenticates a request: key, minter and organization in one round trip.
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
+import type { AccountStatus, Capability, SubscriptionStatus, UserStatus } from '../domain/accounts.js';
 
 export interface KeyPrincipal {
   key_id: string;
@@ -10,11 +11,11 @@ export interface KeyPrincipal {
   last_used_at: Date | null;
   user_id: string;
   user_email: string;
-  user_status: string;
+  user_status: UserStatus;
   user_org_id: string;
-  capabilities: string[];
-  account_status: string;
-  subscription_status: string;
+  capabilities: Capability[];
+  account_status: AccountStatus;
+  subscription_status: SubscriptionStatus;
   api_access_enabled: boolean;
 }
 

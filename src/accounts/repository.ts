@@ -1,12 +1,13 @@
 // Organizations, users and API keys: the SQL of the accounts aggregate.
 import type { Database } from '../db/database.js';
-import type { ApiKeyRow, Organization, User } from '../db/schema.js';
+import type { ApiKeyRow, Organization, User, UserUpdate } from '../db/schema.js';
+import type { AccountStatus, Capability, SubscriptionStatus, UserStatus } from '../domain/accounts.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './keys.js';
 
 export interface OrganizationInput {
   name?: string;
-  account_status?: string;
-  subscription_status?: string;
+  account_status?: AccountStatus;
+  subscription_status?: SubscriptionStatus;
   api_access_enabled?: boolean;
 }
 
@@ -38,6 +39,7 @@ export function toKeyView(row: ApiKeyRow) {
   };
 }
 
+// Driver errors (pg, PGlite) are untyped; both carry the SQLSTATE as `code`.
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
 
 export function accountsRepository(db: Database) {
@@ -61,7 +63,7 @@ export function accountsRepository(db: Database) {
     },
 
     /** Creates a user; undefined when the email is already taken in that organization. */
-    async createUser(orgId: string, input: { email: string; capabilities: string[]; status?: string }): Promise<User | undefined> {
+    async createUser(orgId: string, input: { email: string; capabilities: Capability[]; status?: UserStatus }): Promise<User | undefined> {
       try {
         return await db
           .insertInto('users')
@@ -74,8 +76,8 @@ export function accountsRepository(db: Database) {
       }
     },
 
-    async updateUser(id: string, input: { status?: string; capabilities?: string[] }, now: Date): Promise<User | undefined> {
-      const set: Record<string, unknown> = { updated_at: now };
+    async updateUser(id: string, input: { status?: UserStatus; capabilities?: Capability[] }, now: Date): Promise<User | undefined> {
+      const set: UserUpdate = { updated_at: now };
       if (input.status !== undefined) set.status = input.status;
       if (input.capabilities !== undefined) set.capabilities = [...new Set(input.capabilities)];
       return db.updateTable('users').set(set).where('id', '=', id).returningAll().executeTakeFirst();

@@ -1,9 +1,11 @@
 // Operator actions on organizations, users and keys, shared by the admin API and the admin CLI:
 // each change commits with its audit row, whichever door it came through.
+import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import type { Organization, User } from '../db/schema.js';
+import type { Capability, UserStatus } from '../domain/accounts.js';
 import { conflict, notFound } from '../http/errors.js';
 import { accountsRepository, type MintedKey, type OrganizationInput, toKeyView } from './repository.js';
 
@@ -12,8 +14,8 @@ export type Operator = { requestId: string } | { cli: true };
 
 export interface UserInput {
   email: string;
-  capabilities: string[];
-  status?: string;
+  capabilities: Capability[];
+  status?: UserStatus;
 }
 
 export function accountsService(db: Database, clock: Clock) {
@@ -26,7 +28,7 @@ export function accountsService(db: Database, clock: Clock) {
         const org = await accountsRepository(tx).createOrganization(input);
         await recordAudit(tx, actorOf(by), {
           orgId: org.id,
-          action: 'organization.created',
+          action: AUDIT.organization.created,
           entityType: 'organization',
           entityId: org.id,
           newState: input,
@@ -41,11 +43,14 @@ export function accountsService(db: Database, clock: Clock) {
         const repo = accountsRepository(tx);
         const before = await repo.findOrganization(id, true);
         if (!before) throw notFound('Organization');
-        const after = (await repo.updateOrganization(id, input, clock.now())) as Organization;
-        const previous = Object.fromEntries(Object.keys(input).map((k) => [k, before[k as keyof Organization]]));
+        // The row is locked by this transaction since the read above: the update finds it.
+        const after = await repo.updateOrganization(id, input, clock.now());
+        if (!after) throw notFound('Organization');
+        const old: Record<string, unknown> = before;
+        const previous = Object.fromEntries(Object.keys(input).map((k) => [k, old[k]]));
         await recordAudit(tx, actorOf(by), {
           orgId: id,
-          action: 'organization.updated',
+          action: AUDIT.organization.updated,
           entityType: 'organization',
           entityId: id,
           previousState: previous,
@@ -64,7 +69,7 @@ export function accountsService(db: Database, clock: Clock) {
         if (!user) throw conflict(`A user with email ${input.email} already exists in this organization.`);
         await recordAudit(tx, actorOf(by), {
           orgId,
-          action: 'user.created',
+          action: AUDIT.user.created,
           entityType: 'user',
           entityId: user.id,
           newState: input,
@@ -74,15 +79,17 @@ export function accountsService(db: Database, clock: Clock) {
       });
     },
 
-    async updateUser(id: string, input: { status?: string; capabilities?: string[] }, by: Operator): Promise<User> {
+    async updateUser(id: string, input: { status?: UserStatus; capabilities?: Capability[] }, by: Operator): Promise<User> {
       return db.transaction().execute(async (tx) => {
         const repo = accountsRepository(tx);
         const before = await repo.findUser(id, true);
         if (!before) throw notFound('User');
-        const after = (await repo.updateUser(id, input, clock.now())) as User;
+        // The row is locked by this transaction since the read above: the update finds it.
+        const after = await repo.updateUser(id, input, clock.now());
+        if (!after) throw notFound('User');
         await recordAudit(tx, actorOf(by), {
           orgId: before.org_id,
-          action: 'user.updated',
+          action: AUDIT.user.updated,
           entityType: 'user',
           entityId: id,
           previousState: { status: before.status, capabilities: before.capabilities },
@@ -102,7 +109,7 @@ export function accountsService(db: Database, clock: Clock) {
         const key = await repo.mintKey(user, input);
         await recordAudit(tx, actorOf(by), {
           orgId: user.org_id,
-          action: 'api_key.minted',
+          action: AUDIT.api_key.minted,
           entityType: 'api_key',
           entityId: key.id,
           newState: { prefix: key.prefix, user_id: user.id, expires_at: key.expires_at },
@@ -121,7 +128,7 @@ export function accountsService(db: Database, clock: Clock) {
         if (changed) {
           await recordAudit(tx, actorOf(by), {
             orgId: row.org_id,
-            action: 'api_key.revoked',
+            action: AUDIT.api_key.revoked,
             entityType: 'api_key',
             entityId: row.id,
             newState: { revoked_at: row.revoked_at },
@@ -139,7 +146,7 @@ export function accountsService(db: Database, clock: Clock) {
         if (result === 'not_active') throw conflict('Only a live key can be rotated; this one is revoked or already rotated.');
         await recordAudit(tx, actorOf(by), {
           orgId: result.org_id,
-          action: 'api_key.rotated',
+          action: AUDIT.api_key.rotated,
           entityType: 'api_key',
           entityId: id,
           newState: { replaced_by: result.id, prefix: result.prefix },

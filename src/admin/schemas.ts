@@ -2,12 +2,13 @@
 import { Type } from '@sinclair/typebox';
 import { VocabularyView } from '../vocabularies/schemas.js';
 import { DateTime, Nullable, StringEnum, Timestamp, Uuid } from '../http/schemas.js';
-import type { VocabularyKind } from '../vocabularies/repository.js';
+import { ACCOUNT_STATUSES, CAPABILITIES, SUBSCRIPTION_STATUSES, USER_STATUSES } from '../domain/accounts.js';
+import type { VocabularyKind } from '../domain/records.js';
 
-export const AccountStatus = StringEnum(['active', 'inactive', 'churned']);
-export const SubscriptionStatus = StringEnum(['active', 'trialing', 'past_due', 'canceled', 'expired', 'rejected', 'pending_payment', 'pending_approval']);
-export const CapabilityList = Type.Array(StringEnum(['seller', 'admin']), { maxItems: 2 });
-export const UserStatus = StringEnum(['active', 'deactivated']);
+export const AccountStatus = StringEnum(ACCOUNT_STATUSES);
+export const SubscriptionStatus = StringEnum(SUBSCRIPTION_STATUSES);
+export const CapabilityList = Type.Array(StringEnum(CAPABILITIES), { maxItems: 2 });
+export const UserStatus = StringEnum(USER_STATUSES);
 
 const orgFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -30,8 +31,8 @@ export const UpdateOrganizationBody = Type.Partial(Type.Object(orgFields), { add
 export const OrganizationView = Type.Object({
   id: Uuid,
   name: Type.String(),
-  account_status: Type.String(),
-  subscription_status: Type.String(),
+  account_status: AccountStatus,
+  subscription_status: SubscriptionStatus,
   api_access_enabled: Type.Boolean(),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -53,8 +54,8 @@ export const UserView = Type.Object({
   id: Uuid,
   org_id: Uuid,
   email: Type.String(),
-  capabilities: Type.Array(Type.String()),
-  status: Type.String(),
+  capabilities: Type.Array(StringEnum(CAPABILITIES)),
+  status: UserStatus,
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -89,13 +90,15 @@ export const KeyView = Type.Object({
 export const IdParams = Type.Object({ id: Uuid });
 
 /** Vocabulary kinds as the operator names them in paths and CLI flags. */
-export const VOCABULARY_KINDS: Record<string, VocabularyKind> = {
+export const VOCABULARY_KINDS = {
   'aircraft-types': 'aircraft_type',
   'engine-models': 'engine_model',
   'apu-models': 'apu_model',
-};
+} as const satisfies Record<string, VocabularyKind>;
+export type VocabularyKindPath = keyof typeof VOCABULARY_KINDS;
+export const VOCABULARY_KIND_PATHS = ['aircraft-types', 'engine-models', 'apu-models'] as const satisfies readonly VocabularyKindPath[];
 export const VocabularyKindParam = Type.Object({
-  kind: StringEnum(['aircraft-types', 'engine-models', 'apu-models']),
+  kind: StringEnum(VOCABULARY_KIND_PATHS),
 });
 export const CreateVocabularyBody = Type.Object(
   {

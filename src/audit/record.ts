@@ -2,11 +2,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
+import type { AuditAction, AuditEntityType } from './actions.js';
 
 export interface AuditEvent {
   orgId: string | null;
-  action: string;
-  entityType: 'teardown' | 'listing' | 'organization' | 'user' | 'api_key' | 'vocabulary';
+  /** Looked up in AUDIT (audit/actions.ts), never composed. */
+  action: AuditAction;
+  entityType: AuditEntityType;
   entityId: string | null;
   previousState?: unknown;
   newState?: unknown;
@@ -54,8 +56,8 @@ export async function recordAudit(tx: Kysely<DB> | Transaction<DB>, actor: Actor
       action: event.action,
       entity_type: event.entityType,
       entity_id: event.entityId,
-      previous_state: json(event.previousState) as string,
-      new_state: json(event.newState) as string,
+      previous_state: json(event.previousState),
+      new_state: json(event.newState),
       metadata: JSON.stringify({ ...actorMetadata(actor), ...event.metadata }),
     })
     .execute();

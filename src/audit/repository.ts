@@ -1,5 +1,6 @@
 // Reading the audit trail (the operator API). Rows are written by record.ts, inside the mutation's
 // transaction; nothing updates or deletes them.
+import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 
 export interface AuditFilters {
@@ -16,7 +17,8 @@ export function auditRepository(db: Database) {
       let query = db.selectFrom('audit_events').selectAll();
       if (filters.entityId) query = query.where('entity_id', '=', filters.entityId);
       if (filters.orgId) query = query.where('org_id', '=', filters.orgId);
-      if (filters.action) query = query.where('action', '=', filters.action);
+      // Any text may be asked for (an unknown action matches nothing): compared as text, not as AuditAction.
+      if (filters.action) query = query.where(sql.ref<string>('action'), '=', filters.action);
       return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filters.limit).execute();
     },
   };

@@ -2,7 +2,7 @@
 // database is opened), then works through the same services, so CLI changes are validated and
 // audited like admin API ones (metadata.via_cli).
 import type { ParseArgsConfig } from 'node:util';
-import type { TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { createDemoAccount, demoInstructions } from '../accounts/demo.js';
 import { accountsRepository, toKeyView } from '../accounts/repository.js';
 import { accountsService, type Operator } from '../accounts/service.js';
@@ -10,11 +10,13 @@ import * as S from '../admin/schemas.js';
 import { systemClock } from '../clock.js';
 import { type Config, serviceBaseUrl } from '../config.js';
 import type { Database } from '../db/database.js';
+import { isOneOf } from '../domain/records.js';
 import { createObjectStore } from '../files/store-from-config.js';
 import { isUuid } from '../http/ids.js';
 import { compileBodyValidator, toSchemaItems } from '../http/validation.js';
 import { runJobsOnce } from '../jobs/scheduler.js';
 import { toVocabularyView, vocabularyRepository } from '../vocabularies/repository.js';
+import { addVocabularyTerm } from '../vocabularies/service.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 export type Values = Record<string, string | boolean | undefined>;
@@ -43,10 +45,12 @@ const str = { type: 'string' } as const;
 const by: Operator = { cli: true };
 
 /** Validates flags with the admin API's own schema; errors name the flag, not the JSON field. */
-function checked<T>(schema: TSchema, body: Row): T {
+function checked<T extends TSchema>(schema: T, body: Row): Static<T> {
   const validate = compileBodyValidator(schema);
-  if (validate(body)) return body as T;
+  // The schema's own validator has just accepted `body`: it is a Static<T>.
+  if (validate(body)) return body as Static<T>;
   const problems = toSchemaItems(validate.errors ?? [], 'body').map((item) => {
+    // ctx is a free-form record; toSchemaItems puts the field names of a multi-field item in ctx.fields.
     const fields = (item.ctx?.fields as string[] | undefined) ?? [String(item.loc[1] ?? '')];
     return `  ${fields.map((f) => `--${f.replace(/_/g, '-')}`).join(', ')}: ${item.msg}`;
   });
@@ -79,9 +83,8 @@ const list = (value: string | boolean | undefined) =>
 
 function vocabularyKind(values: Values) {
   const kind = String(values.kind ?? '');
-  const resolved = S.VOCABULARY_KINDS[kind];
-  if (!resolved) throw new UsageError(`--kind must be one of ${Object.keys(S.VOCABULARY_KINDS).join(', ')} (got '${kind}')`);
-  return resolved;
+  if (!isOneOf(S.VOCABULARY_KIND_PATHS, kind)) throw new UsageError(`--kind must be one of ${S.VOCABULARY_KIND_PATHS.join(', ')} (got '${kind}')`);
+  return S.VOCABULARY_KINDS[kind];
 }
 
 const day = (d: Date | null | undefined) => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : '-');
@@ -94,7 +97,7 @@ export const commands: Record<string, Command> = {
     usage: '--name NAME [--account-status active|inactive|churned] [--subscription-status active|trialing|...] [--api-access on|off]',
     options: { name: str, 'account-status': str, 'subscription-status': str, 'api-access': str },
     prepare(v) {
-      const body = checked<{ name: string }>(
+      const body = checked(
         S.CreateOrganizationBody,
         withoutUndefined({
           name: v.name,
@@ -124,7 +127,7 @@ export const commands: Record<string, Command> = {
     options: { org: str, email: str, capabilities: str },
     prepare(v) {
       const orgId = uuid(v, 'org');
-      const body = checked<{ email: string; capabilities: string[] }>(
+      const body = checked(
         S.CreateUserBody,
         withoutUndefined({ email: v.email, capabilities: list(v.capabilities) }),
       );
@@ -149,7 +152,7 @@ export const commands: Record<string, Command> = {
     options: { user: str, name: str, 'expires-at': str },
     prepare(v) {
       const userId = uuid(v, 'user');
-      const body = checked<{ name?: string; expires_at?: string }>(
+      const body = checked(
         S.MintKeyBody,
         withoutUndefined({ name: v.name, expires_at: v['expires-at'] }),
       );
@@ -270,12 +273,12 @@ export const commands: Record<string, Command> = {
     options: { kind: str, name: str, manufacturer: str, category: str, inactive: { type: 'boolean' } },
     prepare(v) {
       const kind = vocabularyKind(v);
-      const body = checked<{ name: string; manufacturer: string; category?: string; is_active?: boolean }>(
+      const body = checked(
         S.CreateVocabularyBody,
         withoutUndefined({ name: v.name, manufacturer: v.manufacturer, category: v.category, is_active: v.inactive ? false : undefined }),
       );
       return async ({ db }) => {
-        const row = await vocabularyRepository(db).insert({ kind, ...body });
+        const row = await addVocabularyTerm(db, vocabularyRepository(db), { kind: 'admin' }, { kind, ...body }, { via_cli: true });
         if (!row) throw new UsageError(`'${body.name.trim()}' already exists in ${String(v.kind)}`);
         const view = toVocabularyView(row);
         return {

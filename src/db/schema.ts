@@ -1,15 +1,22 @@
 // Row types of every table, as Kysely sees them. Column names are the database's (snake_case).
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { AuditAction, AuditEntityType } from '../audit/actions.js';
+import type { AccountStatus, Capability, SubscriptionStatus, UserStatus } from '../domain/accounts.js';
+import type { ListingStatus, StoredListingType } from '../domain/listings.js';
+import type { AudienceValue, OwnerKind, VocabularyKind } from '../domain/records.js';
+import type { IncidentRelated, StoredAssetType, TeardownStatus } from '../domain/teardowns.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Json = ColumnType<unknown, string | undefined, string>;
+/** A jsonb column that may be SQL NULL (an audit row's previous / new state). */
+type NullableJson = ColumnType<unknown, string | null | undefined, string | null>;
 
 export interface OrganizationsTable {
   id: Generated<string>;
   name: string;
-  account_status: Generated<string>;
-  subscription_status: Generated<string>;
+  account_status: Generated<AccountStatus>;
+  subscription_status: Generated<SubscriptionStatus>;
   api_access_enabled: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -19,8 +26,8 @@ export interface UsersTable {
   id: Generated<string>;
   org_id: string;
   email: string;
-  capabilities: Generated<string[]>;
-  status: Generated<string>;
+  capabilities: Generated<Capability[]>;
+  status: Generated<UserStatus>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -43,7 +50,7 @@ export interface ApiKeysTable {
 
 export interface VocabularyTermsTable {
   id: Generated<string>;
-  kind: string;
+  kind: VocabularyKind;
   name: string;
   manufacturer: string;
   category: string | null;
@@ -55,7 +62,7 @@ export interface TeardownsTable {
   id: Generated<string>;
   org_id: string;
   created_by: string;
-  asset_type: string;
+  asset_type: StoredAssetType;
   aircraft_type_id: string | null;
   engine_model_id: string | null;
   apu_model_id: string | null;
@@ -63,14 +70,14 @@ export interface TeardownsTable {
   tail_number: string | null;
   msn: string | null;
   traceability: string | null;
-  incident_related: string | null;
+  incident_related: IncidentRelated | null;
   start_date: string;
   end_date: string | null;
-  status: string;
+  status: TeardownStatus;
   description: string | null;
   location: string;
   country: string;
-  audience: string[] | null;
+  audience: AudienceValue[] | null;
   audience_set_at: Date | null;
   documents: string[] | null;
   images: string[] | null;
@@ -90,7 +97,7 @@ export interface ListingsTable {
   id: Generated<string>;
   org_id: string;
   created_by: string;
-  listing_type: string;
+  listing_type: StoredListingType;
   aircraft_type_id: string | null;
   engine_model_id: string | null;
   apu_model_id: string | null;
@@ -104,8 +111,8 @@ export interface ListingsTable {
   manufacturer: string | null;
   part_number: string | null;
   cycles_remaining: number | null;
-  status: string;
-  audience: string[] | null;
+  status: ListingStatus;
+  audience: AudienceValue[] | null;
   audience_set_at: Date | null;
   documents: string[] | null;
   images: string[] | null;
@@ -118,11 +125,11 @@ export interface ListingsTable {
 export interface AuditEventsTable {
   id: Generated<string>;
   org_id: string | null;
-  action: string;
-  entity_type: string;
+  action: AuditAction;
+  entity_type: AuditEntityType;
   entity_id: string | null;
-  previous_state: Json;
-  new_state: Json;
+  previous_state: NullableJson;
+  new_state: NullableJson;
   metadata: Json;
   created_at: CreatedAt;
 }
@@ -138,7 +145,7 @@ export interface SecurityAlertsTable {
 
 export interface FileDeletionsTable {
   id: Generated<string>;
-  owner_kind: string;
+  owner_kind: OwnerKind;
   record_id: string;
   object_key: string;
   url: string;
@@ -162,6 +169,7 @@ export interface DB {
 
 export type Organization = Selectable<OrganizationsTable>;
 export type User = Selectable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type VocabularyTerm = Selectable<VocabularyTermsTable>;
 export type TeardownRow = Selectable<TeardownsTable>;

@@ -2,8 +2,9 @@
 // The guard: an object is deleted only when its URL lies under the record's own prefix
 // `<media_bucket>/<owner_kind>/<record_id>/`, whatever URLs a PATCH wrote (decisions.md section 4).
 import type { AppContext } from '../context.js';
+import type { OwnerKind } from '../domain/records.js';
 
-export type OwnerKind = 'teardowns' | 'listings';
+export type { OwnerKind };
 
 /** The object key (relative to the media root) of `url` when `record` owns it, else undefined. */
 export function ownedObjectKey(ctx: Pick<AppContext, 'config'>, ownerKind: OwnerKind, recordId: string, url: string): string | undefined {

@@ -5,11 +5,12 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import type { AudienceValue } from '../domain/records.js';
+import { SLOT_COLUMNS, type SlotColumn } from '../domain/teardowns.js';
 
+export { SLOT_COLUMNS, type SlotColumn };
 export type RecordTable = 'teardowns' | 'listings';
 export type FileColumn = 'documents' | 'images';
-export const SLOT_COLUMNS = ['harvest_list', 'occm', 'aircraft_details_doc', 'non_incident_statement'] as const;
-export type SlotColumn = (typeof SLOT_COLUMNS)[number];
 
 type Executor = Database | Transaction<DB>;
 
@@ -42,7 +43,7 @@ export interface AttachInput {
   /** A teardown slot that takes the URL too. */
   slot?: SlotColumn;
   /** An audience to apply (already canonical); audience_set_at moves only when it differs. */
-  audience?: string[];
+  audience?: AudienceValue[];
   now: Date;
 }
 

@@ -87,7 +87,9 @@ export async function fileRoutes(app: FastifyInstance) {
     if (request.isMultipart() && !request.raw.readableEnded) reply.header('connection', 'close');
   });
 
+  // Every route here has the API-key hook in front: `auth` is set (apiActor throws were it not).
   const caller = (request: FastifyRequest) => ({ orgId: request.auth!.orgId, actor: apiActor(request), log: request.log });
+  // Routes are built per family, so Fastify cannot type the params: idParams(family) declared this one.
   const recordId = (request: FastifyRequest, family: Family) => (request.params as Record<string, string>)[family.param];
 
   function upload(family: Family, path: string, target: Target, operationId: string, summary: string) {
@@ -96,6 +98,7 @@ export async function fileRoutes(app: FastifyInstance) {
       summary,
       tags: [family.tag],
       params: idParams(family),
+      // An OpenAPI content map for the docs only (multipart bodies are not validated by Ajv), which TSchema does not describe.
       body: { content: { 'multipart/form-data': { schema: uploadForm(target) } } } as unknown as TSchema,
       response: { 200: UploadResult, ...uploadErrors },
     };
@@ -114,6 +117,7 @@ export async function fileRoutes(app: FastifyInstance) {
       response: { 200: StatusOk, ...removalErrors },
     };
     app.delete(`${family.base}/${path}/:${family.param}/by-url`, { schema, config: { capability: 'seller' } }, async (request) =>
+      // UrlQuery validated the query; the route's FastifySchema is untyped, being built per family.
       service.removeByUrl(OWNERS[family.owner], target, recordId(request, family), (request.query as { url: string }).url, caller(request)),
     );
   }
@@ -128,6 +132,7 @@ export async function fileRoutes(app: FastifyInstance) {
 
   // One static path per slot: an unknown {doc_type} is then an unknown route (404 Not Found), and
   // no slot path can shadow /teardown/documents or /teardown/images.
+  // Object.keys answers string[]; these are SLOT_DOC_TYPES' own literal keys.
   for (const docType of Object.keys(SLOT_DOC_TYPES) as SlotDocType[]) {
     const field = SLOT_DOC_TYPES[docType];
     upload(

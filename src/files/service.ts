@@ -2,10 +2,12 @@
 // the owner kind and the target (documents, images, or a teardown slot). decisions.md section 4.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
+import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { DB } from '../db/schema.js';
-import { AUDIENCE_VALUES, type AudienceValue, audienceAuditAction, audienceFromCsv } from '../http/audience.js';
+import { AUDIENCE_VALUES, type AudienceValue, type FileNoun, type RecordEntity } from '../domain/records.js';
+import { audienceAuditAction, audienceFromCsv } from '../http/audience.js';
 import {
   type ApiError,
   badUpload,
@@ -28,7 +30,7 @@ import { checkedBody, peek } from './upload-stream.js';
 export interface Owner {
   kind: OwnerKind;
   table: RecordTable;
-  entity: 'teardown' | 'listing';
+  entity: RecordEntity;
   notFound: () => ApiError;
 }
 
@@ -43,7 +45,7 @@ export interface Target {
   column: FileColumn;
   fileClass: FileClass;
   /** Noun of the generic audit actions (`<entity>.<noun>.uploaded` / `.removed`). */
-  noun: 'document' | 'image';
+  noun: FileNoun;
   /** Images are not covered by audience; their form's audience field is ignored. */
   acceptsAudience: boolean;
   slot?: SlotColumn;
@@ -214,7 +216,7 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
           const metadata = { filename: file.filename, size: file.size, url: file.url, content_type: file.contentType };
           await recordAudit(tx, caller.actor, {
             orgId: caller.orgId,
-            action: target.slot ? `teardown.${target.slot}.uploaded` : `${owner.entity}.${target.noun}.uploaded`,
+            action: target.slot ? AUDIT.teardown.slotUploaded[target.slot] : AUDIT[owner.entity].uploaded[target.noun],
             entityType: owner.entity,
             entityId: id,
             ...(target.slot ? { previousState: { [target.slot]: row.previous_slot }, newState: { [target.slot]: file.url } } : {}),
@@ -264,11 +266,11 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
         if (!outcome) return undefined;
         const queued = await queueDropped(tx, owner, id, [url], outcome.remainingUrls, caller.log);
         const audit = { orgId: caller.orgId, entityType: owner.entity, entityId: id, metadata: { url } } as const;
-        await recordAudit(tx, caller.actor, { ...audit, action: `${owner.entity}.${target.noun}.removed` });
+        await recordAudit(tx, caller.actor, { ...audit, action: AUDIT[owner.entity].removed[target.noun] });
         for (const slot of outcome.clearedSlots) {
           await recordAudit(tx, caller.actor, {
             ...audit,
-            action: `teardown.${slot}.removed`,
+            action: AUDIT.teardown.slotRemoved[slot],
             previousState: { [slot]: url },
             newState: { [slot]: null },
           });
@@ -290,7 +292,7 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
         const queued = await queueDropped(tx, owner, id, [outcome.url], outcome.remainingUrls, caller.log);
         await recordAudit(tx, caller.actor, {
           orgId: caller.orgId,
-          action: `teardown.${slot}.removed`,
+          action: AUDIT.teardown.slotRemoved[slot],
           entityType: 'teardown',
           entityId: id,
           previousState: { [slot]: outcome.url },

@@ -1,8 +1,7 @@
 // Audience: who may see a record's documents. Shared by teardowns, listings and uploads.
+import { AUDIT, type AuditAction } from '../audit/actions.js';
+import { AUDIENCE_VALUES, type AudienceValue, type RecordEntity } from '../domain/records.js';
 import { invalidAudience } from './errors.js';
-
-export const AUDIENCE_VALUES = ['Airline', 'Lessor', 'OEM', 'MRO', 'Distributor', 'Others'] as const;
-export type AudienceValue = (typeof AUDIENCE_VALUES)[number];
 
 const CANONICAL = new Map(AUDIENCE_VALUES.map((v) => [v.toLowerCase(), v]));
 
@@ -34,7 +33,7 @@ export const sameAudience = (a: readonly string[] | null, b: readonly string[] |
  * The audit action an audience change deserves: `.set` when it goes from null to a value,
  * `.changed` for any later change (clearing too), none when unchanged.
  */
-export function audienceAuditAction(prefix: 'teardown' | 'listing', before: string[] | null, after: string[] | null): string | undefined {
+export function audienceAuditAction(entity: RecordEntity, before: string[] | null, after: string[] | null): AuditAction | undefined {
   if (sameAudience(before, after)) return undefined;
-  return before === null ? `${prefix}.audience.set` : `${prefix}.audience.changed`;
+  return before === null ? AUDIT[entity].audience.set : AUDIT[entity].audience.changed;
 }

@@ -6,6 +6,7 @@ import { hashApiKey, parseBearer } from '../accounts/keys.js';
 import type { PrincipalCache } from '../accounts/principal-cache.js';
 import type { SecurityAlertsRepository } from '../accounts/security-alerts.js';
 import type { Clock } from '../clock.js';
+import type { Capability, SubscriptionStatus } from '../domain/accounts.js';
 import type { Metrics } from '../observability/metrics.js';
 import {
   type ApiError,
@@ -25,7 +26,7 @@ import {
 import { isUuid } from './ids.js';
 import type { RateLimitStore } from './rate-limit.js';
 
-export type Capability = 'seller' | 'admin';
+export type { Capability };
 
 export interface RequestAuth {
   keyId: string;
@@ -33,7 +34,7 @@ export interface RequestAuth {
   orgId: string;
   userId: string;
   email: string;
-  capabilities: string[];
+  capabilities: Capability[];
 }
 
 declare module 'fastify' {
@@ -47,7 +48,7 @@ declare module 'fastify' {
 }
 
 const WINDOW_MS = 60_000;
-const GOOD_SUBSCRIPTIONS = new Set(['active', 'trialing']);
+const GOOD_SUBSCRIPTIONS = new Set<SubscriptionStatus>(['active', 'trialing']);
 
 export interface AuthDeps {
   repo: AuthRepository;

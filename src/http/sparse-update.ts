@@ -9,17 +9,16 @@ export interface PatchField<Column extends string> {
 
 export type PatchFields<Column extends string> = Record<string, PatchField<Column>>;
 
-export interface SparseUpdate<Column extends string> {
-  /** The body keys that will be written, in the order they were sent. */
-  keys: string[];
-  /** Column assignments for those keys. */
-  set: Partial<Record<Column, unknown>>;
-}
-
-/** Keys absent (or undefined) are left alone; `null` is a value (it clears). Keys not in `fields` are skipped. */
-export function sparseUpdate<Column extends string>(body: Record<string, unknown>, fields: PatchFields<Column>): SparseUpdate<Column> {
+/**
+ * Keys absent (or undefined) are left alone; `null` is a value (it clears). Keys not in `fields` are skipped.
+ * `Update` is the table's update type: `fields` may name only its columns.
+ */
+export function sparseUpdate<Update extends object>(
+  body: Record<string, unknown>,
+  fields: PatchFields<keyof Update & string>,
+): { keys: string[]; set: Partial<Update> } {
   const keys: string[] = [];
-  const set: Partial<Record<Column, unknown>> = {};
+  const set: Partial<Record<keyof Update & string, unknown>> = {};
   for (const [key, value] of Object.entries(body)) {
     // Own keys only: a body key such as `constructor` must not find Object.prototype's.
     const field = Object.hasOwn(fields, key) ? fields[key] : undefined;
@@ -27,7 +26,9 @@ export function sparseUpdate<Column extends string>(body: Record<string, unknown
     keys.push(key);
     set[field.column] = value === null || !field.toColumn ? value : field.toColumn(value);
   }
-  return { keys, set };
+  // The body passed its route's schema, whose PATCH fields carry the column types (plus null
+  // where the column is nullable): the values are the columns' own.
+  return { keys, set: set as Partial<Update> };
 }
 
 /** The old values of `keys`, read from the row as it was before the UPDATE. */

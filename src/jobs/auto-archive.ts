@@ -2,6 +2,7 @@
 // FOR UPDATE SKIP LOCKED, archives it and writes its audit rows, so any number of instances
 // can run it at once and no teardown is archived (or audited) twice.
 import { sql } from 'kysely';
+import { AUDIT } from '../audit/actions.js';
 import type { Database } from '../db/database.js';
 
 const BATCH = 500;
@@ -22,7 +23,7 @@ export async function archiveExpiredTeardowns(db: Database, now: Date): Promise<
         RETURNING t.id, t.org_id, due.status AS previous_status
       )
       INSERT INTO audit_events (org_id, action, entity_type, entity_id, previous_state, new_state, metadata)
-      SELECT org_id, 'teardown.archived', 'teardown', id,
+      SELECT org_id, ${AUDIT.teardown.expired}::text, 'teardown', id,
              jsonb_build_object('status', previous_status),
              jsonb_build_object('status', 'archived'),
              jsonb_build_object('reason', 'expired', 'via_api', false, 'job', 'auto_archive')

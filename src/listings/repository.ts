@@ -3,19 +3,29 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
+import { type AudienceValue, isOneOf } from '../domain/records.js';
 import { pageOffset } from '../http/listing-query.js';
+import { LISTING_TYPES, type ListingStatus, type ListingType, type StoredListingType } from '../domain/listings.js';
 import type { VocabularyRefs } from '../vocabularies/attach.js';
-import { LISTING_TYPES } from './schemas.js';
 
 const LISTED_TYPES = [...LISTING_TYPES];
 
 /** The statuses a seller may still set while an operator holds the listing (decisions.md section 9). */
-export const STATUSES_WHILE_HELD = ['suspended', 'archived'] as const;
+export const STATUSES_WHILE_HELD = ['suspended', 'archived'] as const satisfies readonly ListingStatus[];
 
 export type ListingDetailRow = ListingRow & { seller_org_name: string };
 
+/** The row a PATCH replaced, as JSON (to_jsonb): the columns a caller reads are typed, the rest is JSON. */
+export type PreviousListing = Record<string, unknown> & {
+  audience: AudienceValue[] | null;
+  documents: string[] | null;
+  images: string[] | null;
+  /** With a vocabulary column: the name of the term it held. */
+  vocabulary_name?: string | null;
+};
+
 export interface ListingFilters {
-  listingType?: string;
+  listingType?: ListingType;
   /** Vocabulary columns that must equal a resolved row id. */
   vocabulary: { column: keyof VocabularyRefs; id: string }[];
   /** LIKE patterns, already escaped. */
@@ -27,8 +37,8 @@ export interface ListingFilters {
 export interface DeletedListing {
   title: string;
   msn: string | null;
-  listing_type: string;
-  status: string;
+  listing_type: StoredListingType;
+  status: ListingStatus;
   country: string | null;
   documents: string[] | null;
   images: string[] | null;
@@ -48,7 +58,7 @@ export function listingsRepository(db: Database) {
       return withSeller().where('l.id', '=', id).where('l.org_id', '=', orgId).executeTakeFirst();
     },
 
-    async findType(id: string, orgId: string): Promise<string | undefined> {
+    async findType(id: string, orgId: string): Promise<StoredListingType | undefined> {
       const row = await db
         .selectFrom('listings')
         .select('listing_type')
@@ -109,13 +119,15 @@ export function listingsRepository(db: Database) {
       changes: ListingUpdate,
       now: Date,
       vocabularyColumn?: keyof VocabularyRefs,
-    ): Promise<{ previous: Record<string, unknown>; documents: string[] | null; images: string[] | null } | undefined> {
-      const set: Record<string, unknown> = { ...changes, updated_at: now };
-      if ('audience' in changes) {
-        // audience_set_at records the last time the audience actually changed; it stays once set.
-        const audience = changes.audience ?? null;
-        set.audience_set_at = sql`CASE WHEN listings.audience IS DISTINCT FROM ${audience}::text[] THEN ${now}::timestamptz ELSE listings.audience_set_at END`;
-      }
+    ): Promise<{ previous: PreviousListing; documents: string[] | null; images: string[] | null } | undefined> {
+      const set = {
+        ...changes,
+        updated_at: now,
+        ...('audience' in changes && {
+          // audience_set_at records the last time the audience actually changed; it stays once set.
+          audience_set_at: sql<Date>`CASE WHEN listings.audience IS DISTINCT FROM ${changes.audience ?? null}::text[] THEN ${now}::timestamptz ELSE listings.audience_set_at END`,
+        }),
+      };
       let old = db.selectFrom('listings as o').selectAll('o').where('o.id', '=', id).where('o.org_id', '=', orgId);
       if (vocabularyColumn) {
         old = old.select(
@@ -127,22 +139,22 @@ export function listingsRepository(db: Database) {
       let update = db
         .updateTable('listings')
         .from(old.forUpdate().as('old'))
-        .set(set as ListingUpdate)
+        .set(set)
         .whereRef('listings.id', '=', 'old.id');
       // The hold is judged on the locked row by the write itself: a suspension landing between a
       // check and the write cannot be escaped.
       const status = changes.status;
-      if (typeof status === 'string' && !(STATUSES_WHILE_HELD as readonly string[]).includes(status)) {
+      if (status !== undefined && !isOneOf(STATUSES_WHILE_HELD, status)) {
         update = update.where('listings.moderation_hold', '=', false);
       }
       // The new file lists come back too: the files a PATCH dropped are those of `previous` not in them.
       return update
-        .returning([sql<Record<string, unknown>>`to_jsonb(old)`.as('previous'), 'listings.documents', 'listings.images'])
+        .returning([sql<PreviousListing>`to_jsonb(old)`.as('previous'), 'listings.documents', 'listings.images'])
         .executeTakeFirst();
     },
 
     /** The current status and hold of an owned listing; explains why a conditional update wrote nothing. */
-    async moderationOf(id: string, orgId: string): Promise<{ status: string; moderation_hold: boolean } | undefined> {
+    async moderationOf(id: string, orgId: string): Promise<{ status: ListingStatus; moderation_hold: boolean } | undefined> {
       return db
         .selectFrom('listings')
         .select(['status', 'moderation_hold'])
@@ -157,9 +169,9 @@ export function listingsRepository(db: Database) {
      */
     async moderate(
       id: string,
-      status: string,
+      status: ListingStatus,
       now: Date,
-    ): Promise<{ org_id: string; previous_status: string; previous_hold: boolean; moderation_hold: boolean } | undefined> {
+    ): Promise<{ org_id: string; previous_status: ListingStatus; previous_hold: boolean; moderation_hold: boolean } | undefined> {
       return db
         .updateTable('listings')
         .from(db.selectFrom('listings').select(['id', 'status', 'moderation_hold']).where('id', '=', id).forUpdate().as('prev'))

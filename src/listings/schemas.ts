@@ -1,26 +1,9 @@
 // Request and response schemas of the sales / lease / exchange listings (decisions.md section 5).
 import { Type } from '@sinclair/typebox';
 import { VocabularyView } from '../vocabularies/schemas.js';
+import { ALL_LISTING_TYPES, LISTING_CREATE_STATUSES, LISTING_STATUSES, LISTING_TYPES } from '../domain/listings.js';
+import { AUDIENCE_VALUES } from '../domain/records.js';
 import { CountryCode, DateTime, HttpUrl, ImportEnvelope, ImportResult, Nullable, PaginationQuery, StringEnum, Text, Timestamp, Uuid } from '../http/schemas.js';
-
-/** Types a partner may create and filter on. */
-export const LISTING_TYPES = ['aircraft', 'engine', 'apu'] as const;
-/** Every type a stored row may have: `parts` and `landing_gear` are legacy, readable by id only. */
-export const ALL_LISTING_TYPES = [...LISTING_TYPES, 'parts', 'landing_gear'] as const;
-export type ListingType = (typeof ALL_LISTING_TYPES)[number];
-
-export const LISTING_STATUSES = [
-  'active',
-  'under_offer',
-  'sold',
-  'leased',
-  'exchanged',
-  'suspended',
-  'archived',
-  'draft',
-  'pending_review',
-] as const;
-export const CREATE_STATUSES = ['active', 'draft'] as const;
 
 // Generous bounds: no real value comes near them, and no field may carry megabytes or Infinity.
 const Title = Type.String({ minLength: 1, maxLength: 300 });
@@ -54,7 +37,7 @@ export const CreateListingBody = Type.Object(
     title: Title,
     ...vocabularyFields,
     ...optionalFields,
-    status: Type.Optional(StringEnum(CREATE_STATUSES, { description: 'Default active' })),
+    status: Type.Optional(StringEnum(LISTING_CREATE_STATUSES, { description: 'Default active' })),
   },
   {
     additionalProperties: false,
@@ -122,7 +105,7 @@ export const ListingDetail = Type.Object({
   id: Uuid,
   org_id: Uuid,
   created_by: Uuid,
-  listing_type: Type.String(),
+  listing_type: StringEnum(ALL_LISTING_TYPES),
   title: Type.String(),
   description: Nullable(Type.String()),
   msn: Nullable(Type.String()),
@@ -132,8 +115,8 @@ export const ListingDetail = Type.Object({
   manufacturer: Nullable(Type.String()),
   part_number: Nullable(Type.String()),
   cycles_remaining: Nullable(Type.Number()),
-  status: Type.String(),
-  audience: Nullable(Type.Array(Type.String())),
+  status: StringEnum(LISTING_STATUSES),
+  audience: Nullable(Type.Array(StringEnum(AUDIENCE_VALUES))),
   audience_set_at: Type.Optional(Timestamp),
   documents: Nullable(Type.Array(Type.String())),
   images: Nullable(Type.Array(Type.String())),
@@ -145,13 +128,13 @@ export const ListingDetail = Type.Object({
 
 export const ListingListItem = Type.Object({
   id: Uuid,
-  listing_type: Type.String(),
+  listing_type: StringEnum(ALL_LISTING_TYPES),
   title: Type.String(),
   msn: Nullable(Type.String()),
   condition: Nullable(Type.String()),
   price_usd: Nullable(Type.Number()),
   country: Nullable(Type.String()),
-  status: Type.String(),
+  status: StringEnum(LISTING_STATUSES),
   cycles_remaining: Nullable(Type.Number()),
   ...vocabularyObjects,
   seller_org: SellerOrg,

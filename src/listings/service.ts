@@ -4,12 +4,15 @@ import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import { accountsRepository } from '../accounts/repository.js';
+import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/database.js';
-import type { NewListing } from '../db/schema.js';
+import type { ListingUpdate, NewListing } from '../db/schema.js';
+import type { StoredListingType } from '../domain/listings.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
-import { AUDIENCE_VALUES, audienceAuditAction, canonicalAudience } from '../http/audience.js';
+import { AUDIENCE_VALUES, type AudienceValue } from '../domain/records.js';
+import { audienceAuditAction, canonicalAudience } from '../http/audience.js';
 import { unknownCountryItem } from '../http/countries.js';
 import { listingNotFound, notFound, type SchemaErrorItem, schemaError, suspendedByOperator, vocabRequired } from '../http/errors.js';
 import { isUuid } from '../http/ids.js';
@@ -45,7 +48,7 @@ type ListingColumn =
   | 'images'
   | 'documents';
 
-const upper = (value: unknown) => (value as string).toUpperCase();
+const upper = (value: unknown) => String(value).toUpperCase();
 
 // The PATCH keys written as they are (vocabulary names are resolved separately).
 const PATCH_FIELDS: PatchFields<ListingColumn> = {
@@ -81,7 +84,7 @@ function assertIsoCountry(country: string | null | undefined, loc: (string | num
 }
 
 /** The vocabulary a PATCH sets: only the field of the listing's own type counts; the others are ignored. */
-async function vocabularyChange(vocabularies: VocabularyRepository, listingType: string, body: Static<typeof UpdateListingBody>) {
+async function vocabularyChange(vocabularies: VocabularyRepository, listingType: StoredListingType, body: Static<typeof UpdateListingBody>) {
   const kind = VOCABULARY_OF_TYPE[listingType];
   if (!kind || kind === 'landing_gear_type') return undefined; // landing-gear classification cannot be set
   const name = body[kind];
@@ -102,8 +105,8 @@ export function listingService(deps: ListingServiceDeps) {
   return {
     async create(owner: Owner, actor: Actor, body: Static<typeof CreateListingBody>) {
       assertIsoCountry(body.country, ['body', 'country']);
-      const kind = VOCABULARY_OF_TYPE[body.listing_type]!;
-      const name = body[kind as (typeof PUBLIC_VOCABULARY_FIELDS)[number]];
+      const kind = VOCABULARY_OF_TYPE[body.listing_type];
+      const name = body[kind];
       if (name === undefined) throw vocabRequired(kind);
       const term = await resolveVocabulary(vocabularies, kind, name);
       const now = clock.now();
@@ -130,7 +133,7 @@ export function listingService(deps: ListingServiceDeps) {
         ]);
         await recordAudit(tx, actor, {
           orgId: owner.orgId,
-          action: 'listing.created',
+          action: AUDIT.listing.created,
           entityType: 'listing',
           entityId: id,
           newState: body,
@@ -176,8 +179,8 @@ export function listingService(deps: ListingServiceDeps) {
       const listingType = await listingsRepository(db).findType(id, owner.orgId);
       if (!listingType) throw listingNotFound();
 
-      const { keys, set } = sparseUpdate({ ...body, audience }, PATCH_FIELDS);
-      const changes: Record<string, unknown> = { ...set };
+      const { keys, set } = sparseUpdate<ListingUpdate>({ ...body, audience }, PATCH_FIELDS);
+      const changes: ListingUpdate = { ...set };
       const vocabulary = await vocabularyChange(vocabularies, listingType, body);
       if (vocabulary) changes[vocabulary.column] = vocabulary.id;
       if (Object.keys(changes).length === 0) return detailOf(db, vocabularies, id, owner.orgId);
@@ -194,12 +197,12 @@ export function listingService(deps: ListingServiceDeps) {
         const before = written.previous;
         // documents / images are a direct overwrite: owned files the new lists drop are deleted.
         const dropped = [
-          ...(body.documents ? ((before.documents as string[] | null) ?? []) : []),
-          ...(body.images ? ((before.images as string[] | null) ?? []) : []),
+          ...(body.documents ? (before.documents ?? []) : []),
+          ...(body.images ? (before.images ?? []) : []),
         ];
         const remaining = [...(written.documents ?? []), ...(written.images ?? [])];
         const queued = await queueDropped(deps, tx, id, dropped, remaining, log);
-        const sent = body as Record<string, unknown>;
+        const sent: Record<string, unknown> = body;
         const previousState = previousValues(keys, PATCH_FIELDS, before);
         const newState = Object.fromEntries(keys.map((key) => [key, sent[key]]));
         if (vocabulary) {
@@ -207,9 +210,9 @@ export function listingService(deps: ListingServiceDeps) {
           newState[vocabulary.field] = sent[vocabulary.field];
         }
         const audit = { orgId: owner.orgId, entityType: 'listing', entityId: id } as const;
-        await recordAudit(tx, actor, { ...audit, action: 'listing.updated', previousState, newState });
+        await recordAudit(tx, actor, { ...audit, action: AUDIT.listing.updated, previousState, newState });
         if (audience !== undefined) {
-          const previousAudience = (before.audience as string[] | null) ?? null;
+          const previousAudience = before.audience ?? null;
           const action = audienceAuditAction('listing', previousAudience, audience);
           if (action)
             await recordAudit(tx, actor, { ...audit, action, previousState: { audience: previousAudience }, newState: { audience } });
@@ -228,7 +231,7 @@ export function listingService(deps: ListingServiceDeps) {
         const { title, msn, listing_type, status, country } = row;
         await recordAudit(tx, actor, {
           orgId: owner.orgId,
-          action: 'listing.deleted',
+          action: AUDIT.listing.deleted,
           entityType: 'listing',
           entityId: id,
           previousState: { title, msn, listing_type, status, country },
@@ -263,7 +266,7 @@ export async function moderateListing(
     if (!moved) throw listingNotFound();
     await recordAudit(tx, actor, {
       orgId: moved.org_id,
-      action: body.status === 'suspended' ? 'listing.suspended' : 'listing.approved',
+      action: body.status === 'suspended' ? AUDIT.listing.suspended : AUDIT.listing.approved,
       entityType: 'listing',
       entityId: id,
       previousState: { status: moved.previous_status, moderation_hold: moved.previous_hold },
@@ -293,7 +296,7 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
 
   const now = clock.now();
   const errors: SchemaErrorItem[] = [];
-  const rows: NewListing[] = [];
+  const rows: (NewListing & { id: string })[] = [];
   const terms = new Map<string, string | undefined>();
   for (const [index, item] of body.items.entries()) {
     const loc = ['body', 'items', index];
@@ -319,7 +322,7 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
     }
     const badCountry = unknownCountryItem(item.country, [...loc, 'country']);
     if (badCountry) errors.push(badCountry);
-    let audience: string[] | null = null;
+    let audience: AudienceValue[] | null = null;
     try {
       audience = item.audience ? canonicalAudience(item.audience) : null;
     } catch {
@@ -364,9 +367,9 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
     for (const row of rows) {
       await recordAudit(tx, actor, {
         orgId: org.id,
-        action: 'listing.imported',
+        action: AUDIT.listing.imported,
         entityType: 'listing',
-        entityId: row.id!,
+        entityId: row.id,
         newState: { listing_type: row.listing_type, title: row.title, status: row.status },
       });
     }

@@ -1,17 +1,18 @@
 // The JSON shapes of a listing: the detail (create, get, PATCH) and the list item.
 
 import type { VocabularyLookup } from '../vocabularies/attach.js';
-import type { VocabularyKind } from '../vocabularies/repository.js';
+import type { StoredListingType } from '../domain/listings.js';
+import type { VocabularyKind } from '../domain/records.js';
 import type { ListingDetailRow } from './repository.js';
 
 /** The vocabulary each listing type is classified by; legacy `parts` rows have none. */
-export const VOCABULARY_OF_TYPE: Record<string, VocabularyKind | undefined> = {
+export const VOCABULARY_OF_TYPE = {
   aircraft: 'aircraft_type',
   engine: 'engine_model',
   apu: 'apu_model',
   landing_gear: 'landing_gear_type',
   parts: undefined,
-};
+} as const satisfies Record<StoredListingType, VocabularyKind | undefined>;
 
 /** `{ <kind>: object | null }` for the listing's own kind only. */
 function vocabularyOf(row: ListingDetailRow, lookup: VocabularyLookup) {

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import { accountsRepository } from '../accounts/repository.js';
+import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { NewTeardown } from '../db/schema.js';
@@ -55,7 +56,7 @@ export async function importTeardowns(ctx: Ctx, actor: Actor, body: Static<typeo
   }
 
   const now = ctx.clock.now();
-  const rows: NewTeardown[] = [];
+  const rows: (NewTeardown & { id: string })[] = [];
   for (const [index, item] of body.items.entries()) {
     try {
       const kind = VOCABULARY_OF[item.asset_type];
@@ -102,14 +103,14 @@ export async function importTeardowns(ctx: Ctx, actor: Actor, body: Static<typeo
     for (const row of rows) {
       await recordAudit(tx, actor, {
         orgId: org.id,
-        action: 'teardown.imported',
+        action: AUDIT.teardown.imported,
         entityType: 'teardown',
-        entityId: row.id as string,
+        entityId: row.id,
         newState: { asset_type: row.asset_type, status: row.status, created_by: creator.id },
       });
     }
   });
-  return rows.map((row) => row.id as string);
+  return rows.map((row) => row.id);
 }
 
 export async function setTeardownExpiry(ctx: Ctx, actor: Actor, id: string, expiresAt: string) {
@@ -120,7 +121,7 @@ export async function setTeardownExpiry(ctx: Ctx, actor: Actor, id: string, expi
     if (!result) throw teardownNotFound();
     await recordAudit(tx, actor, {
       orgId: result.row.org_id,
-      action: 'teardown.expiry.changed',
+      action: AUDIT.teardown.expiryChanged,
       entityType: 'teardown',
       entityId: id,
       previousState: { expires_at: result.previousExpiresAt },

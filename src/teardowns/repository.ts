@@ -3,15 +3,17 @@
 // from a locked sub-select of the same statement, never from an earlier read.
 import { type Kysely, sql } from 'kysely';
 import type { DB, NewTeardown, TeardownRow, TeardownUpdate } from '../db/schema.js';
+import type { AudienceValue } from '../domain/records.js';
+import type { AssetType, TeardownStatus } from '../domain/teardowns.js';
 import type { Move } from './state-machine.js';
 import type { ListRow } from './view.js';
 
 export interface ListFilters {
-  assetType?: string;
+  assetType?: AssetType;
   aircraftTypeId?: string;
   engineModelId?: string;
   /** Undefined: every status except archived. */
-  statuses?: string[];
+  statuses?: TeardownStatus[];
   /** LIKE patterns, already escaped. */
   countryPattern?: string;
   searchPattern?: string;
@@ -45,7 +47,7 @@ export interface PatchBefore {
   msn: string | null;
   tail_number: string | null;
   description: string | null;
-  audience: string[] | null;
+  audience: AudienceValue[] | null;
   documents: string[] | null;
   images: string[] | null;
 }
@@ -118,15 +120,17 @@ export function teardownRepository(db: Kysely<DB>) {
       orgId: string,
       id: string,
       values: TeardownUpdate,
-      audience?: { value: string[] | null; now: Date },
+      audience?: { value: AudienceValue[] | null; now: Date },
     ): Promise<{ row: TeardownRow; before: PatchBefore } | undefined> {
-      const set: TeardownUpdate = { ...values };
-      if (audience) {
-        set.audience = audience.value;
-        // audience_set_at moves only when the audience really changes (clearing counts as a change).
-        set.audience_set_at = sql<Date>`CASE WHEN teardowns.audience IS DISTINCT FROM ${audience.value}::text[]
-          THEN ${audience.now}::timestamptz ELSE teardowns.audience_set_at END` as never;
-      }
+      const set = {
+        ...values,
+        ...(audience && {
+          audience: audience.value,
+          // audience_set_at moves only when the audience really changes (clearing counts as a change).
+          audience_set_at: sql<Date>`CASE WHEN teardowns.audience IS DISTINCT FROM ${audience.value}::text[]
+          THEN ${audience.now}::timestamptz ELSE teardowns.audience_set_at END`,
+        }),
+      };
       const result = await db
         .updateTable('teardowns')
         .from(lockedRow(orgId, id).select(['id', 'msn', 'tail_number', 'description', 'audience', 'documents', 'images']).as('prev'))
@@ -168,21 +172,21 @@ export function teardownRepository(db: Kysely<DB>) {
       id: string,
       move: Pick<Move, 'from' | 'to' | 'toWhenHeld' | 'hold'> & { allowedWhileHeld: boolean },
       values: TeardownUpdate,
-    ): Promise<{ id: string; status: string; previous_status: string } | undefined> {
+    ): Promise<{ id: string; status: TeardownStatus; previous_status: TeardownStatus } | undefined> {
       const status = move.toWhenHeld
-        ? sql<string>`CASE WHEN teardowns.moderation_hold THEN ${move.toWhenHeld}::text ELSE ${move.to}::text END`
+        ? sql<TeardownStatus>`CASE WHEN teardowns.moderation_hold THEN ${move.toWhenHeld}::text ELSE ${move.to}::text END`
         : move.to;
       let query = db
         .updateTable('teardowns')
         .from(lockedRow(orgId, id).select(['id', 'status']).as('prev'))
-        .set({ ...values, status: status as string, ...(move.hold === 'keep' ? {} : { moderation_hold: move.hold === 'set' }) })
+        .set({ ...values, status, ...(move.hold === 'keep' ? {} : { moderation_hold: move.hold === 'set' }) })
         .whereRef('teardowns.id', '=', 'prev.id')
         .where(sql<boolean>`teardowns.status = ANY(${[...move.from]}::text[])`);
       if (!move.allowedWhileHeld) query = query.where('teardowns.moderation_hold', '=', false);
       return query.returning(['teardowns.id', 'teardowns.status', 'prev.status as previous_status']).executeTakeFirst();
     },
 
-    async statusOf(orgId: string, id: string): Promise<string | undefined> {
+    async statusOf(orgId: string, id: string): Promise<TeardownStatus | undefined> {
       const row = await db.selectFrom('teardowns').select('status').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
       return row?.status;
     },

@@ -2,6 +2,7 @@
 // detail names (teardown_id, tail_number, country) on create / PATCH / detail, legacy names on
 // the list and transition responses.
 import { Type } from '@sinclair/typebox';
+import { AUDIENCE_VALUES } from '../domain/records.js';
 import { VocabularyView } from '../vocabularies/schemas.js';
 import {
   authErrorResponses,
@@ -20,7 +21,15 @@ import {
   Uuid,
 } from '../http/schemas.js';
 import { PYDANTIC } from '../http/validation.js';
-import { CREATE_STATUS_VALUES, TEARDOWN_STATUSES } from './state-machine.js';
+import {
+  ASSET_TYPES,
+  CREATE_STATUS_VALUES,
+  INCIDENT_RELATED,
+  type IncidentRelated,
+  LEGACY_ASSET_TYPES,
+  TEARDOWN_STATUSES,
+  type TeardownStatus,
+} from '../domain/teardowns.js';
 
 // Year 0000 passes the `date` format but PostgreSQL refuses it; it must be a 422, never a 500.
 const NOT_YEAR_ZERO = '^(?!0000)';
@@ -42,16 +51,13 @@ const Msn = Text(64, { description: 'Manufacturer serial number (engine serial n
 const Traceability = Text(200, { minLength: 1, description: 'Last operator name; aircraft only.' });
 const Location = Text(200, { minLength: 1, description: 'Free-text teardown location.' });
 const Description = Text(10_000);
-const IncidentRelated = StringEnum(['Yes', 'No']);
+const IncidentRelatedInput = StringEnum(INCIDENT_RELATED);
 // Nullable() keeps the enum as it is, which would refuse the null it allows: null joins the set here.
-const NullableIncidentRelated = Type.Unsafe<'Yes' | 'No' | null>({ type: ['string', 'null'], enum: ['Yes', 'No', null] });
+const NullableIncidentRelated = Type.Unsafe<IncidentRelated | null>({ type: ['string', 'null'], enum: [...INCIDENT_RELATED, null] });
 const UrlList = Type.Array(HttpUrl, { maxItems: 500 });
 const AudienceInput = Nullable(
   Type.Array(Type.Unknown(), { maxItems: 50, description: 'Airline, Lessor, OEM, MRO, Distributor, Others; case-insensitive.' }),
 );
-
-export const ASSET_TYPES = ['aircraft', 'engine'] as const;
-export const LEGACY_ASSET_TYPES = ['aircraft', 'engine', 'apu', 'landing_gear'] as const;
 
 /** JSON Schema's `if asset_type = <type> then <rules>`: the rules' errors join the same 422 as every other item. */
 const whenAssetType = (assetType: string, rules: Record<string, unknown>) => ({
@@ -89,7 +95,7 @@ export const CreateTeardownBody = Type.Object(
     }),
     ...recordFields,
     traceability: Type.Optional(Traceability),
-    incident_related: Type.Optional(IncidentRelated),
+    incident_related: Type.Optional(IncidentRelatedInput),
   },
   { additionalProperties: false, allOf: createPerAssetType },
 );
@@ -105,7 +111,7 @@ export const UpdateTeardownBody = Type.Object(
     location: Type.Optional(Location),
     start_date: Type.Optional(DateField),
     end_date: Type.Optional(Nullable(DateField)),
-    incident_related: Type.Optional(IncidentRelated),
+    incident_related: Type.Optional(IncidentRelatedInput),
     country: Type.Optional(CountryCode),
     audience: Type.Optional(AudienceInput),
     images: Type.Optional(UrlList),
@@ -128,7 +134,15 @@ export const TransitionBody = Type.Object(
 // A malformed id is answered like an unknown one (404 plain string), so the path is not UUID-typed.
 export const TeardownParams = Type.Object({ teardown_id: Type.String({ description: 'Teardown UUID.' }) });
 
-export const LIST_STATUSES = ['active_starting', 'active_in_process', 'active_completed', 'suspended', 'archived', 'draft'] as const;
+/** TEARDOWN_STATUSES in the order the list filter's docs and errors name them. */
+export const LIST_STATUSES = [
+  'active_starting',
+  'active_in_process',
+  'active_completed',
+  'suspended',
+  'archived',
+  'draft',
+] as const satisfies readonly TeardownStatus[];
 const statusAlternatives = LIST_STATUSES.join('|');
 const StatusCsv = Type.String({
   pattern: `^\\s*(?:(?:${statusAlternatives})\\s*(?:,\\s*(?:${statusAlternatives})\\s*)*)?$`,
@@ -154,6 +168,7 @@ export const ListTeardownsQuery = Type.Object({
   status: Type.Optional(StatusCsv),
   country: Type.Optional(Text(100, { description: 'Case-insensitive substring of the country code.' })),
   search: Type.Optional(Text(200, { description: 'Case-insensitive substring of msn, registration or description.' })),
+  // Object.keys answers string[]; these are SORT_COLUMNS' own literal keys.
   sort_by: StringEnum(Object.keys(SORT_COLUMNS) as SortBy[], { default: 'created_at' }),
   sort_dir: StringEnum(['asc', 'desc'], { default: 'desc' }),
   ...PaginationQuery,
@@ -166,7 +181,7 @@ export const TeardownDetail = Type.Object({
   teardown_id: Uuid,
   org_id: Uuid,
   created_by: Uuid,
-  asset_type: Type.String(),
+  asset_type: StringEnum(LEGACY_ASSET_TYPES),
   aircraft_type_id: Type.Optional(Uuid),
   aircraft_type: Nullable(VocabularyView),
   engine_model: Nullable(VocabularyView),
@@ -178,12 +193,12 @@ export const TeardownDetail = Type.Object({
   incident_related: NullableText,
   start_date: Type.String({ format: 'date' }),
   end_date: Nullable(Type.String({ format: 'date' })),
-  status: Type.String(),
+  status: StringEnum(TEARDOWN_STATUSES),
   teardown_status_label: NullableText,
   description: NullableText,
   location: Type.String(),
   country: Type.String(),
-  audience: Nullable(Type.Array(Type.String())),
+  audience: Nullable(Type.Array(StringEnum(AUDIENCE_VALUES))),
   audience_set_at: Type.Optional(Timestamp),
   documents: Nullable(Type.Array(Type.String())),
   images: Nullable(Type.Array(Type.String())),
@@ -200,11 +215,11 @@ export const TeardownDetail = Type.Object({
 export const TeardownListItem = Type.Object({
   id: Uuid,
   org_id: Uuid,
-  asset_type: Type.String(),
+  asset_type: StringEnum(LEGACY_ASSET_TYPES),
   aircraft_type: Nullable(VocabularyView),
   msn: NullableText,
   registration: NullableText,
-  status: Type.String(),
+  status: StringEnum(TEARDOWN_STATUSES),
   teardown_status_label: NullableText,
   location: Type.String(),
   location_country: Type.String(),
@@ -215,7 +230,7 @@ export const TeardownListItem = Type.Object({
 
 export const TransitionResult = Type.Object({
   id: Uuid,
-  status: Type.String(),
+  status: StringEnum(TEARDOWN_STATUSES),
   previous_status: NullableText,
 });
 

@@ -2,10 +2,13 @@
 // hand in validated bodies; SQL lives in the repository; audit rows commit with their mutation.
 import type { Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
+import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { Transaction } from 'kysely';
 import type { DB, TeardownRow, TeardownUpdate } from '../db/schema.js';
+import { isOneOf } from '../domain/records.js';
+import { CREATE_STATUS_VALUES, CREATE_STATUSES, TEARDOWN_STATUSES } from '../domain/teardowns.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
 import { audienceAuditAction, canonicalAudience } from '../http/audience.js';
 import { invalidStatus, type SchemaErrorItem, schemaError, teardownNotFound, transitionRefused, vocabRequired } from '../http/errors.js';
@@ -17,7 +20,7 @@ import { resolveVocabulary } from '../vocabularies/resolve.js';
 import { endBeforeStartItem } from './body-checks.js';
 import { teardownRepository } from './repository.js';
 import { type CreateTeardownBody, type ListTeardownsQuery, SORT_COLUMNS, type TransitionBody, type UpdateTeardownBody } from './schemas.js';
-import { ACTIONS, allowedWhileHeld, CREATE_STATUS_VALUES, CREATE_STATUSES, findMove, statusLabel } from './state-machine.js';
+import { ACTIONS, allowedWhileHeld, isTransitionAction, MOVES, statusLabel } from './state-machine.js';
 import { toDetail, toListItem } from './view.js';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store'>;
@@ -41,8 +44,8 @@ export async function detailOf(ctx: Pick<AppContext, 'vocabularies'>, row: Teard
 const VOCABULARY_OF = { aircraft: 'aircraft_type', engine: 'engine_model' } as const;
 
 export async function createTeardown(ctx: Ctx, actor: Actor, orgId: string, createdBy: string, body: Static<typeof CreateTeardownBody>) {
-  if (!Object.hasOwn(CREATE_STATUSES, body.status)) throw invalidStatus(body.status, CREATE_STATUS_VALUES);
-  const status = CREATE_STATUSES[body.status as keyof typeof CREATE_STATUSES];
+  if (!isOneOf(CREATE_STATUS_VALUES, body.status)) throw invalidStatus(body.status, CREATE_STATUS_VALUES);
+  const status = CREATE_STATUSES[body.status];
   const field = VOCABULARY_OF[body.asset_type];
   const name = body[field];
   if (name === undefined || name.trim() === '') throw vocabRequired(field);
@@ -72,7 +75,7 @@ export async function createTeardown(ctx: Ctx, actor: Actor, orgId: string, crea
       created_at: now,
       updated_at: now,
     });
-    await recordAudit(tx, actor, { orgId, action: 'teardown.created', entityType: 'teardown', entityId: created.id, newState: body });
+    await recordAudit(tx, actor, { orgId, action: AUDIT.teardown.created, entityType: 'teardown', entityId: created.id, newState: body });
     return created;
   });
   return detailOf(ctx, row);
@@ -88,7 +91,8 @@ export async function listTeardowns(ctx: Ctx, orgId: string, q: Static<typeof Li
   const search = blankToUndefined(q.search);
   const filters = {
     assetType: q.asset_type,
-    statuses: statusCsv ? [...new Set(statusCsv.split(',').map((s) => s.trim()))] : undefined,
+    // The schema's pattern admits only statuses: the filter narrows the text, it drops nothing.
+    statuses: statusCsv ? [...new Set(statusCsv.split(',').map((s) => s.trim()))].filter((s) => isOneOf(TEARDOWN_STATUSES, s)) : undefined,
     aircraftTypeId: aircraftType ? (await resolveVocabulary(ctx.vocabularies, 'aircraft_type', aircraftType)).id : undefined,
     engineModelId: engineModel ? (await resolveVocabulary(ctx.vocabularies, 'engine_model', engineModel)).id : undefined,
     countryPattern: country ? containsPattern(country) : undefined,
@@ -144,20 +148,22 @@ function storedRowItems(current: TeardownRow, body: PatchBody): SchemaErrorItem[
 }
 
 /** PATCH keys written as they are (country upper-cased); vocabulary and audience have their own rules. */
-const PATCH_FIELDS: PatchFields<string> = {
+const PATCH_FIELDS: PatchFields<keyof TeardownUpdate & string> = {
   ...Object.fromEntries(
-    [
-      'tail_number',
-      'msn',
-      'traceability',
-      'description',
-      'location',
-      'start_date',
-      'end_date',
-      'incident_related',
-      'images',
-      'documents',
-    ].map((column) => [column, { column }]),
+    (
+      [
+        'tail_number',
+        'msn',
+        'traceability',
+        'description',
+        'location',
+        'start_date',
+        'end_date',
+        'incident_related',
+        'images',
+        'documents',
+      ] as const
+    ).map((column) => [column, { column }]),
   ),
   country: { column: 'country', toColumn: (value) => String(value).toUpperCase() },
 };
@@ -189,7 +195,7 @@ export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
   if (problems.length > 0) throw schemaError(problems);
   const audience = body.audience === undefined ? undefined : body.audience === null ? null : canonicalAudience(body.audience);
 
-  const values = sparseUpdate(body, PATCH_FIELDS).set as TeardownUpdate;
+  const values = sparseUpdate<TeardownUpdate>(body, PATCH_FIELDS).set;
   const field = current.asset_type === 'aircraft' || current.asset_type === 'engine' ? VOCABULARY_OF[current.asset_type] : undefined;
   const name = field ? body[field] : undefined;
   if (field && name !== undefined) {
@@ -212,7 +218,7 @@ export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
       const queued = await queueDropped(ctx, tx, id, dropped, fileUrls(result.row), log);
       await recordAudit(tx, actor, {
         orgId,
-        action: 'teardown.updated',
+        action: AUDIT.teardown.updated,
         entityType: 'teardown',
         entityId: id,
         previousState: { msn: before.msn, registration: before.tail_number, description: before.description },
@@ -233,6 +239,7 @@ export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
     })
     .catch((err: unknown) => {
       // A concurrent PATCH moved the other date in between: the table's CHECK has the last word.
+      // Driver errors (pg, PGlite) are untyped; both carry the SQLSTATE as `code`.
       if ((err as { code?: string }).code === CHECK_VIOLATION) {
         const field = body.end_date !== undefined ? 'end_date' : 'start_date';
         throw schemaError([
@@ -259,8 +266,8 @@ export async function transitionTeardown(
   body: Static<typeof TransitionBody>,
 ) {
   const { action } = body;
-  const move = findMove(action);
-  if (!move) throw transitionRefused(`Unknown action '${action}'. Valid actions: ${ACTIONS.join(', ')}`);
+  if (!isTransitionAction(action)) throw transitionRefused(`Unknown action '${action}'. Valid actions: ${ACTIONS.join(', ')}`);
+  const move = MOVES[action];
   if (move.admin && !who.capabilities.includes('admin')) throw transitionRefused(`Action '${action}' requires an admin role`);
   const reason = body.reason?.trim() || undefined;
   if (move.requiresReason && !reason) throw transitionRefused(`Action '${action}' requires a reason`);
@@ -276,7 +283,7 @@ export async function transitionTeardown(
     if (moved) {
       await recordAudit(tx, actor, {
         orgId: who.orgId,
-        action: `teardown.${action}`,
+        action: AUDIT.teardown.transition[action],
         entityType: 'teardown',
         entityId: id,
         previousState: { status: moved.previous_status },
@@ -299,7 +306,7 @@ export async function deleteTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
     if (!deleted) throw teardownNotFound();
     await recordAudit(tx, actor, {
       orgId,
-      action: 'teardown.deleted',
+      action: AUDIT.teardown.deleted,
       entityType: 'teardown',
       entityId: id,
       previousState: {

@@ -1,24 +1,19 @@
 // The teardown lifecycle (partner-api.md "States and transitions", decisions.md section 3).
 // Pure data and functions: the repository turns a move into one conditional UPDATE.
 
-export const TEARDOWN_STATUSES = ['active_starting', 'active_in_process', 'active_completed', 'draft', 'archived', 'suspended'] as const;
-export type TeardownStatus = (typeof TEARDOWN_STATUSES)[number];
+import { isOneOf } from '../domain/records.js';
+import { TRANSITION_ACTIONS, type TeardownStatus, type TransitionAction } from '../domain/teardowns.js';
 
 const ACTIVE: TeardownStatus[] = ['active_starting', 'active_in_process', 'active_completed'];
 
-/** The three values partners send on create, and the status each one starts in. */
-export const CREATE_STATUSES = { Starting: 'active_starting', 'In process': 'active_in_process', Completed: 'active_completed' } as const;
-export type CreateStatus = keyof typeof CREATE_STATUSES;
-export const CREATE_STATUS_VALUES = Object.keys(CREATE_STATUSES) as CreateStatus[];
-
-const LABELS: Partial<Record<string, string>> = {
+const LABELS: Partial<Record<TeardownStatus, string>> = {
   active_starting: 'Starting',
   active_in_process: 'In Process',
   active_completed: 'Completed',
 };
 
 /** The derived label of a status: Starting / In Process / Completed, null for every other status. */
-export const statusLabel = (status: string): string | null => (Object.hasOwn(LABELS, status) ? (LABELS[status] ?? null) : null);
+export const statusLabel = (status: TeardownStatus): string | null => LABELS[status] ?? null;
 
 /**
  * What a move does to the operator's moderation hold (decisions.md section 9): admin `reject` and
@@ -49,7 +44,7 @@ const move = (from: readonly TeardownStatus[], to: TeardownStatus, extra: Partia
   ...extra,
 });
 
-export const MOVES: Readonly<Record<string, Move>> = {
+export const MOVES: Readonly<Record<TransitionAction, Move>> = {
   start_processing: move(['active_starting'], 'active_in_process'),
   complete: move(['active_in_process'], 'active_completed'),
   unpublish: move(ACTIVE, 'draft'),
@@ -63,11 +58,10 @@ export const MOVES: Readonly<Record<string, Move>> = {
   suspend: move(ACTIVE, 'suspended', { admin: true, hold: 'set' }),
 };
 
-export const ACTIONS = Object.keys(MOVES);
+export const ACTIONS = TRANSITION_ACTIONS;
 
 /** Whether a move may start from a held record: only operator moves, and seller moves that cannot land on an active status. */
 export const allowedWhileHeld = (m: Move): boolean => m.admin || !ACTIVE.includes(m.toWhenHeld ?? m.to);
 
-export function findMove(action: string): Move | undefined {
-  return Object.hasOwn(MOVES, action) ? MOVES[action] : undefined;
-}
+/** Whether the text a partner sent names a transition (own keys only: `constructor` names none). */
+export const isTransitionAction = (action: string): action is TransitionAction => isOneOf(TRANSITION_ACTIONS, action);

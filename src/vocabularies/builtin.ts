@@ -1,5 +1,7 @@
 // The built-in vocabulary loaded on first start: real type designations as the industry writes them.
-export type VocabularyKind = 'aircraft_type' | 'engine_model' | 'apu_model' | 'landing_gear_type';
+import type { VocabularyKind } from '../domain/records.js';
+
+export type { VocabularyKind };
 
 export interface BuiltinTerm {
   name: string;

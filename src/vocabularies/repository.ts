@@ -2,9 +2,18 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { VocabularyTerm } from '../db/schema.js';
-import { type VocabularyKind, builtinVocabulary } from './builtin.js';
+import { VOCABULARY_KINDS, type VocabularyKind } from '../domain/records.js';
+import { builtinVocabulary } from './builtin.js';
 
 export type { VocabularyKind };
+
+export interface NewVocabularyTerm {
+  kind: VocabularyKind;
+  name: string;
+  manufacturer: string;
+  category?: string | null;
+  is_active?: boolean;
+}
 
 /** Public JSON form of a vocabulary row. */
 export interface VocabularyView {
@@ -97,9 +106,9 @@ export function vocabularyRepository(db: Database) {
       return found;
     },
 
-    /** Inserts a term; returns undefined when the name already exists for that kind. */
-    async insert(term: { kind: VocabularyKind; name: string; manufacturer: string; category?: string | null; is_active?: boolean }) {
-      return db
+    /** Inserts a term; returns undefined when the name already exists for that kind. `executor`: the caller's transaction. */
+    async insert(term: NewVocabularyTerm, executor: Database = db) {
+      return executor
         .insertInto('vocabulary_terms')
         .values({
           kind: term.kind,
@@ -117,8 +126,8 @@ export function vocabularyRepository(db: Database) {
     async seedIfEmpty(): Promise<number> {
       const any = await db.selectFrom('vocabulary_terms').select('id').limit(1).executeTakeFirst();
       if (any) return 0;
-      const rows = Object.entries(builtinVocabulary).flatMap(([kind, terms]) =>
-        terms.map((t) => ({ kind, name: t.name, manufacturer: t.manufacturer, category: t.category })),
+      const rows = VOCABULARY_KINDS.flatMap((kind) =>
+        builtinVocabulary[kind].map((t) => ({ kind, name: t.name, manufacturer: t.manufacturer, category: t.category })),
       );
       const inserted = await db
         .insertInto('vocabulary_terms')

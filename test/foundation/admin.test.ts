@@ -404,6 +404,32 @@ describe('vocabularies', () => {
     expect((await t.admin('POST', '/admin/v1/vocabularies/apu-models', { name: 'Dup-Engine', manufacturer: 'X' })).statusCode).toBe(201);
   });
 
+  it('audits an addition as vocabulary.created with the new row, and a refused duplicate not at all', async () => {
+    const res = await t.admin('POST', '/admin/v1/vocabularies/apu-models', { name: 'Audit-APU 1', manufacturer: 'Testair', is_active: false });
+    expect(res.statusCode).toBe(201);
+    const term = res.json();
+    const dup = await t.admin('POST', '/admin/v1/vocabularies/apu-models', { name: 'audit-apu 1', manufacturer: 'Other' });
+    expect(dup.statusCode).toBe(409);
+
+    const audit = await t.admin('GET', `/admin/v1/audit-events?entity_id=${term.id}`);
+    expect(audit.statusCode).toBe(200);
+    expect(audit.json().items).toEqual([
+      {
+        id: UUID,
+        org_id: null,
+        action: 'vocabulary.created',
+        entity_type: 'vocabulary',
+        entity_id: term.id,
+        previous_state: null,
+        new_state: { ...term, kind: 'apu_model' },
+        metadata: expect.objectContaining({ via_api: false, via_admin: true, request_id: expect.any(String) }),
+        created_at: ISO,
+      },
+    ]);
+    const byAction = (await t.admin('GET', '/admin/v1/audit-events?action=vocabulary.created&limit=1000')).json().items;
+    expect(byAction.filter((e: { new_state: { name: string } }) => e.new_state.name.toLowerCase() === 'audit-apu 1')).toHaveLength(1);
+  });
+
   it('refuses a blank name', async () => {
     const res = await t.admin('POST', '/admin/v1/vocabularies/apu-models', { name: '   ', manufacturer: 'X' });
     expect(res.statusCode).toBe(422);

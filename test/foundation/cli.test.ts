@@ -229,14 +229,40 @@ describe('vocabularies, jobs and demo', () => {
         'Testworks',
         '--category',
         'Turbofan',
+        '--json',
       );
       expect(added.code, added.stderr).toBe(0);
+      const term = JSON.parse(added.stdout);
       const dup = await cli('add-vocabulary', '--kind', 'engine-models', '--name', 'cli-fan 1', '--manufacturer', 'Testworks');
       expect(dup.code).toBe(2);
       expect(dup.stderr).toContain('already exists');
       const listed = await cli('list-vocabularies', '--kind', 'engine-models');
       expect(listed.stdout).toMatch(/CLI-Fan 1\s+Testworks\s+Turbofan\s+yes/);
       expect(listed.stdout).toContain('CFM56-7B');
+
+      // Audited like an admin API addition, marked as a CLI change; the refused duplicate wrote nothing.
+      const app = await buildApp(
+        loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', JOBS_INTERVAL_SECONDS: '0', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }),
+        { logger: false },
+      );
+      try {
+        const audit = await app.inject({
+          method: 'GET',
+          url: `/admin/v1/audit-events?entity_id=${term.id}`,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        });
+        expect(audit.json().items).toMatchObject([
+          {
+            action: 'vocabulary.created',
+            entity_type: 'vocabulary',
+            entity_id: term.id,
+            new_state: { id: term.id, kind: 'engine_model', name: 'CLI-Fan 1', manufacturer: 'Testworks', category: 'Turbofan', is_active: true },
+            metadata: { via_cli: true, via_admin: true, via_api: false },
+          },
+        ]);
+      } finally {
+        await app.close();
+      }
     },
     SLOW,
   );
