@@ -18,6 +18,7 @@ import { storageRoutes } from './files/storage-routes.js';
 import { createObjectStore } from './files/store-from-config.js';
 import { apiKeyAuthHook } from './http/auth.js';
 import { installErrorHandler, installJsonParser } from './http/error-handler.js';
+import { installRequestValidation } from './http/request-validation.js';
 import { type RateLimitStore, memoryRateLimitStore, redisRateLimitStore } from './http/rate-limit.js';
 import { clientErrorHandler, generateRequestId } from './http/client-errors.js';
 import { frameworkErrorHandler, installRouteFallbacks } from './http/routing.js';
@@ -129,6 +130,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   };
 
   app.decorate('ctx', ctx);
+  // Before any route is added: every route with a schema gets the one validation step.
+  installRequestValidation(app);
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(BusinessError);
   app.addSchema(ValidationError);

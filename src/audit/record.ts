@@ -1,5 +1,4 @@
 // Audit rows are written with the mutation they describe, inside its transaction: both commit or neither.
-import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { AuditAction, AuditEntityType } from './actions.js';
@@ -37,13 +36,6 @@ export function actorMetadata(actor: Actor): Record<string, unknown> {
     case 'job':
       return { via_api: false, job: actor.job };
   }
-}
-
-/** The API actor of an authenticated request. */
-export function apiActor(request: FastifyRequest): Actor & { kind: 'api' } {
-  const auth = request.auth;
-  if (!auth) throw new Error('apiActor called on an unauthenticated request');
-  return { kind: 'api', keyId: auth.keyId, keyPrefix: auth.keyPrefix, email: auth.email, userId: auth.userId, requestId: request.id };
 }
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));

@@ -12,7 +12,7 @@ import { type Config, serviceBaseUrl } from '../config.js';
 import type { Database } from '../db/database.js';
 import { isOneOf } from '../domain/records.js';
 import { createObjectStore } from '../files/store-from-config.js';
-import { isUuid } from '../http/ids.js';
+import { isUuid } from '../domain/ids.js';
 import { compileBodyValidator, toSchemaItems } from '../http/validation.js';
 import { runJobsOnce } from '../jobs/scheduler.js';
 import { toVocabularyView, vocabularyRepository } from '../vocabularies/repository.js';

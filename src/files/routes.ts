@@ -3,7 +3,7 @@
 import multipart from '@fastify/multipart';
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
-import { apiActor } from '../audit/record.js';
+import { apiActor, callerOf } from '../http/caller.js';
 import { authErrorResponses, businessErrorRef, plainErrorRef, StatusOk } from '../http/schemas.js';
 import { validatorCompiler } from '../http/validation.js';
 import { ACCEPTED } from './content-types.js';
@@ -88,7 +88,7 @@ export async function fileRoutes(app: FastifyInstance) {
   });
 
   // Every route here has the API-key hook in front: `auth` is set (apiActor throws were it not).
-  const caller = (request: FastifyRequest) => ({ orgId: request.auth!.orgId, actor: apiActor(request), log: request.log });
+  const caller = (request: FastifyRequest) => ({ orgId: callerOf(request).orgId, actor: apiActor(request), log: request.log });
   // Routes are built per family, so Fastify cannot type the params: idParams(family) declared this one.
   const recordId = (request: FastifyRequest, family: Family) => (request.params as Record<string, string>)[family.param];
 

@@ -7,7 +7,7 @@ import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { AUDIENCE_VALUES, type AudienceValue, type FileNoun, type RecordEntity } from '../domain/records.js';
-import { audienceAuditAction, audienceFromCsv } from '../http/audience.js';
+import { audienceAuditAction, audienceFromCsv } from '../domain/audience.js';
 import {
   type ApiError,
   badUpload,
@@ -17,7 +17,7 @@ import {
   storageUnavailable,
   teardownNotFound,
 } from '../http/errors.js';
-import { isUuid } from '../http/ids.js';
+import { isUuid } from '../domain/ids.js';
 import { binaryCsv, declaredType, type FileClass, forbidsNul, isImage, SNIFF_BYTES, verifySignature } from './content-types.js';
 import type { FormPart, UploadForm } from './form.js';
 import { contentDisposition, newObjectLocation, safeFilename } from './naming.js';

@@ -23,7 +23,7 @@ import {
   subscriptionRequired,
   tooManyRequests,
 } from './errors.js';
-import { isUuid } from './ids.js';
+import { isUuid } from '../domain/ids.js';
 import type { RateLimitStore } from './rate-limit.js';
 
 export type { Capability };

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
 import { type AudienceValue, isOneOf } from '../domain/records.js';
-import { pageOffset } from '../http/listing-query.js';
+import { pageOffset } from '../db/list-query.js';
 import { LISTING_TYPES, type ListingStatus, type ListingType, type StoredListingType } from '../domain/listings.js';
 import type { VocabularyRefs } from '../vocabularies/attach.js';
 

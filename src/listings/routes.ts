@@ -3,15 +3,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { apiActor } from '../audit/record.js';
+import { apiActor, callerOf } from '../http/caller.js';
 import { authErrorResponses, businessErrorRef, Page, plainErrorRef } from '../http/schemas.js';
 import { CreateListingBody, ListingDetail, ListingIdParams, ListingListItem, ListingQuery, UpdateListingBody } from './schemas.js';
-import { listingService, type Owner } from './service.js';
+import { listingBodyItems, listingService, type Owner } from './service.js';
 
 const tags = ['listings'];
 const seller = { capability: 'seller' } as const;
 
-const owner = (request: FastifyRequest): Owner => ({ orgId: request.auth!.orgId, userId: request.auth!.userId });
+const owner = (request: FastifyRequest): Owner => ({ orgId: callerOf(request).orgId, userId: callerOf(request).userId });
 
 export async function listingRoutes(root: FastifyInstance) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -20,7 +20,7 @@ export async function listingRoutes(root: FastifyInstance) {
   app.post(
     '/sales-lease-exchange',
     {
-      config: seller,
+      config: { ...seller, rules: listingBodyItems },
       schema: {
         operationId: 'createListing',
         tags,
@@ -63,7 +63,7 @@ export async function listingRoutes(root: FastifyInstance) {
   app.patch(
     '/sales-lease-exchange/:listing_id',
     {
-      config: seller,
+      config: { ...seller, rules: listingBodyItems },
       schema: {
         operationId: 'updateListing',
         tags,

@@ -12,12 +12,12 @@ import type { ListingUpdate, NewListing } from '../db/schema.js';
 import type { StoredListingType } from '../domain/listings.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
 import { AUDIENCE_VALUES, type AudienceValue } from '../domain/records.js';
-import { audienceAuditAction, canonicalAudience } from '../http/audience.js';
-import { unknownCountryItem } from '../http/countries.js';
+import { audienceAuditAction, canonicalAudience } from '../domain/audience.js';
+import { unknownCountryItem } from '../domain/countries.js';
 import { listingNotFound, notFound, type SchemaErrorItem, schemaError, suspendedByOperator, vocabRequired } from '../http/errors.js';
-import { isUuid } from '../http/ids.js';
-import { containsPattern, equalsPattern, pageCount } from '../http/listing-query.js';
-import { type PatchFields, previousValues, sparseUpdate } from '../http/sparse-update.js';
+import { isUuid } from '../domain/ids.js';
+import { containsPattern, equalsPattern, pageCount } from '../db/list-query.js';
+import { type PatchFields, previousValues, sparseUpdate } from '../db/sparse-update.js';
 import { loadVocabularyLookup, VOCABULARY_COLUMN } from '../vocabularies/attach.js';
 import type { VocabularyRepository } from '../vocabularies/repository.js';
 import { resolveVocabulary } from '../vocabularies/resolve.js';
@@ -77,10 +77,15 @@ async function detailOf(db: Database, vocabularies: VocabularyRepository, id: st
   return toListingDetail(row, await loadVocabularyLookup(vocabularies, [row], db));
 }
 
-/** The schema admits any two letters; only assigned ISO 3166-1 codes are stored (decisions.md section 2). */
-function assertIsoCountry(country: string | null | undefined, loc: (string | number)[]) {
-  const error = unknownCountryItem(country, loc);
-  if (error) throw schemaError([error]);
+/**
+ * The listing rules JSON Schema cannot express, joined to the schema's items in one 422 by the
+ * request validation step (http/request-validation.ts): the schema admits any two letters, only
+ * assigned ISO 3166-1 codes are stored (decisions.md section 2).
+ */
+export function listingBodyItems(body: unknown, loc: (string | number)[] = ['body']): SchemaErrorItem[] {
+  const country = typeof body === 'object' && body !== null ? (body as { country?: unknown }).country : undefined;
+  const item = unknownCountryItem(country, [...loc, 'country']);
+  return item ? [item] : [];
 }
 
 /** The vocabulary a PATCH sets: only the field of the listing's own type counts; the others are ignored. */
@@ -104,7 +109,6 @@ export function listingService(deps: ListingServiceDeps) {
 
   return {
     async create(owner: Owner, actor: Actor, body: Static<typeof CreateListingBody>) {
-      assertIsoCountry(body.country, ['body', 'country']);
       const kind = VOCABULARY_OF_TYPE[body.listing_type];
       const name = body[kind];
       if (name === undefined) throw vocabRequired(kind);
@@ -173,7 +177,6 @@ export function listingService(deps: ListingServiceDeps) {
 
     async update(owner: Owner, actor: Actor, id: string, body: Static<typeof UpdateListingBody>, log: FastifyBaseLogger) {
       // Body checks come before the lookup (decisions.md section 1, step 13).
-      assertIsoCountry(body.country, ['body', 'country']);
       const audience = body.audience ? canonicalAudience(body.audience) : body.audience;
       if (!isUuid(id)) throw listingNotFound();
       const listingType = await listingsRepository(db).findType(id, owner.orgId);
@@ -320,8 +323,7 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
       if (id) vocabulary[VOCABULARY_COLUMN[field]] = id;
       else errors.push({ type: 'unknown_vocabulary', loc: [...loc, field], msg: `Unknown ${field} '${name}'`, input: name });
     }
-    const badCountry = unknownCountryItem(item.country, [...loc, 'country']);
-    if (badCountry) errors.push(badCountry);
+    errors.push(...listingBodyItems(item, loc));
     let audience: AudienceValue[] | null = null;
     try {
       audience = item.audience ? canonicalAudience(item.audience) : null;

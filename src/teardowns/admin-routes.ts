@@ -4,8 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../audit/record.js';
 import { businessErrorRef, plainErrorRef } from '../http/schemas.js';
 import { importTeardowns, setTeardownExpiry } from './admin-service.js';
-import { assertValidBody, teardownBodyItems } from './body-checks.js';
+import { teardownBodyItems } from './body-checks.js';
 import { AdminExpiryBody, AdminTeardownParams, ImportResult, ImportTeardownsBody, TeardownDetail } from './schemas.js';
+
+/** The teardown rules of each imported item, at its index. */
+function importItemsRules(body: unknown) {
+  const items = (body as { items?: unknown } | undefined)?.items;
+  return Array.isArray(items) ? items.flatMap((item, index) => teardownBodyItems(item, ['body', 'items', index])) : [];
+}
 
 export async function teardownAdminRoutes(root: FastifyInstance) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -16,7 +22,7 @@ export async function teardownAdminRoutes(root: FastifyInstance) {
   app.post(
     '/import/teardowns',
     {
-      attachValidation: true,
+      config: { rules: importItemsRules },
       schema: {
         operationId: 'adminImportTeardowns',
         summary: 'Import teardowns, all or nothing; an invalid item is named by its index in loc',
@@ -26,11 +32,6 @@ export async function teardownAdminRoutes(root: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const items: unknown = (request.body as { items?: unknown } | undefined)?.items;
-      assertValidBody(
-        request,
-        Array.isArray(items) ? items.flatMap((item, index) => teardownBodyItems(item, ['body', 'items', index])) : [],
-      );
       const ids = await importTeardowns(ctx, actor(request.id), request.body);
       return reply.code(201).send({ ids });
     },

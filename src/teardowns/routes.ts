@@ -1,10 +1,10 @@
 // The partner endpoints of the teardown resource, under /public/v1 behind the API-key chain.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { apiActor } from '../audit/record.js';
+import type { FastifyInstance } from 'fastify';
+import { apiActor, callerOf } from '../http/caller.js';
 import { Page } from '../http/schemas.js';
-import { assertValidBody, teardownBodyItems } from './body-checks.js';
+import { teardownBodyItems } from './body-checks.js';
 import {
   CreateTeardownBody,
   errorResponses,
@@ -18,13 +18,6 @@ import {
 } from './schemas.js';
 import { createTeardown, deleteTeardown, getTeardown, listTeardowns, transitionTeardown, updateTeardown } from './service.js';
 
-/** The authenticated caller; the hook has run, so auth is always set on these routes. */
-function callerOf(request: FastifyRequest) {
-  const auth = request.auth;
-  if (!auth) throw new Error('teardown route reached without authentication');
-  return auth;
-}
-
 export async function teardownRoutes(root: FastifyInstance) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { ctx } = app;
@@ -34,9 +27,8 @@ export async function teardownRoutes(root: FastifyInstance) {
   app.post(
     '/teardowns',
     {
-      config: seller,
-      // Cross-field checks (date order, ISO country) join the schema's items in one 422.
-      attachValidation: true,
+      // Cross-field rules (date order, ISO country) join the schema's items in one 422.
+      config: { ...seller, rules: teardownBodyItems },
       schema: {
         operationId: 'createTeardown',
         summary: 'Create a teardown (published at once)',
@@ -46,7 +38,6 @@ export async function teardownRoutes(root: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      assertValidBody(request, teardownBodyItems(request.body));
       const caller = callerOf(request);
       const detail = await createTeardown(ctx, apiActor(request), caller.orgId, caller.userId, request.body);
       return reply.code(201).send(detail);
@@ -84,8 +75,11 @@ export async function teardownRoutes(root: FastifyInstance) {
   app.patch(
     '/teardowns/:teardown_id',
     {
-      config: seller,
-      attachValidation: true,
+      config: { ...seller, rules: teardownBodyItems },
+      // A PATCH sent without any body is the empty update, not a malformed one.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       schema: {
         operationId: 'updateTeardown',
         summary: 'Sparse update; null clears the nullable fields',
@@ -96,11 +90,8 @@ export async function teardownRoutes(root: FastifyInstance) {
       },
     },
     async (request) => {
-      // A PATCH sent without any body is the empty update, not a malformed one.
-      if (request.body === undefined) request.validationError = undefined;
-      assertValidBody(request, teardownBodyItems(request.body));
       const caller = callerOf(request);
-      return updateTeardown(ctx, apiActor(request), caller.orgId, request.params.teardown_id, request.body ?? {}, request.log);
+      return updateTeardown(ctx, apiActor(request), caller.orgId, request.params.teardown_id, request.body, request.log);
     },
   );
 

@@ -216,6 +216,26 @@ describe('create listing', () => {
     expect(res.json().detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body', 'country'], input: country })]);
   });
 
+  it('reports an unknown country in the same 422 as the schema items (decisions.md section 2)', async () => {
+    const res = await post({ ...aircraft({ country: 'XX', price_usd: '100' }), title: undefined });
+    expect(res.statusCode).toBe(422);
+    const types = res.json().detail.map((item: { type: string; loc: unknown[] }) => `${item.type}@${item.loc.join('.')}`);
+    expect(types.sort()).toEqual(['float_type@body.price_usd', 'missing@body', 'value_error@body.country']);
+  });
+
+  it('reports an unknown country of a PATCH with the schema items too', async () => {
+    const created = await post(aircraft());
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/public/v1/sales-lease-exchange/${created.json().id}`,
+      headers: seller.headers,
+      payload: { country: 'UK', cycles_remaining: -1 },
+    });
+    expect(res.statusCode).toBe(422);
+    const locs = res.json().detail.map((item: { loc: unknown[] }) => item.loc.join('.'));
+    expect(locs.sort()).toEqual(['body.country', 'body.cycles_remaining']);
+  });
+
   it('answers vocab_required when the vocabulary field of the type is missing', async () => {
     const res = await post({ listing_type: 'apu', title: 'APU', aircraft_type: 'A320-200' });
     expect(res.statusCode).toBe(422);

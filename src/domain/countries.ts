@@ -1,6 +1,6 @@
 // ISO 3166-1 alpha-2: the shape check of CountryCode lets any two letters through ("XX", "UK"),
 // so services that store a country check membership here as well.
-import type { SchemaErrorItem } from './errors.js';
+import type { SchemaErrorItem } from '../http/errors.js';
 
 const ALPHA2 = `
 AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ
