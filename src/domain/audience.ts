@@ -1,7 +1,7 @@
 // Audience: who may see a record's documents. Shared by teardowns, listings and uploads.
 import { AUDIT, type AuditAction } from '../audit/actions.js';
-import { AUDIENCE_VALUES, type AudienceValue, type RecordEntity } from './records.js';
 import { invalidAudience } from '../http/errors.js';
+import { AUDIENCE_VALUES, type AudienceValue, type RecordEntity } from './records.js';
 
 const CANONICAL = new Map(AUDIENCE_VALUES.map((v) => [v.toLowerCase(), v]));
 

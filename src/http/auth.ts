@@ -7,6 +7,7 @@ import type { PrincipalCache } from '../accounts/principal-cache.js';
 import type { SecurityAlertsRepository } from '../accounts/security-alerts.js';
 import type { Clock } from '../clock.js';
 import type { Capability, SubscriptionStatus } from '../domain/accounts.js';
+import { isUuid } from '../domain/ids.js';
 import type { Metrics } from '../observability/metrics.js';
 import {
   type ApiError,
@@ -17,13 +18,12 @@ import {
   invalidApiKey,
   invalidOrganizationHeader,
   missingOrMalformedAuthorization,
+  organizationMismatch,
   orgChurned,
   orgInactive,
-  organizationMismatch,
   subscriptionRequired,
   tooManyRequests,
 } from './errors.js';
-import { isUuid } from '../domain/ids.js';
 import type { RateLimitStore } from './rate-limit.js';
 
 export type { Capability };

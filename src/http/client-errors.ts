@@ -3,7 +3,7 @@
 // Node would answer them in its own words; they get the contract's business shape and an
 // x-request-id like every other answer (decisions.md section 9).
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, STATUS_CODES, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { requestIdFrom } from './routing.js';

@@ -2,10 +2,10 @@
 // whose log line carries the stack and the request id, and whose body carries neither.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DependencyHealth } from '../observability/dependencies.js';
 import { ApiError, internalError, payloadTooLarge, schemaError } from './errors.js';
 import { oversizedObjectItems } from './json-members.js';
 import { findJsonSyntaxError } from './json-syntax.js';
-import type { DependencyHealth } from '../observability/dependencies.js';
 import { outageError } from './outages.js';
 import { toSchemaItems } from './validation.js';
 

@@ -2,10 +2,10 @@
 // behaves exactly like an unknown one. Pass a transaction to run inside it.
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
-import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
-import { type AudienceValue, isOneOf } from '../domain/records.js';
 import { pageOffset } from '../db/list-query.js';
+import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
 import { LISTING_TYPES, type ListingStatus, type ListingType, type StoredListingType } from '../domain/listings.js';
+import { type AudienceValue, isOneOf } from '../domain/records.js';
 import type { VocabularyRefs } from '../vocabularies/attach.js';
 
 const LISTED_TYPES = [...LISTING_TYPES];

@@ -1,9 +1,9 @@
 // Request and response schemas of the sales / lease / exchange listings (decisions.md section 5).
 import { Type } from '@sinclair/typebox';
-import { VocabularyView } from '../vocabularies/schemas.js';
 import { ALL_LISTING_TYPES, LISTING_CREATE_STATUSES, LISTING_STATUSES, LISTING_TYPES } from '../domain/listings.js';
 import { AUDIENCE_VALUES } from '../domain/records.js';
 import { CountryCode, DateTime, HttpUrl, ImportEnvelope, ImportResult, Nullable, PaginationQuery, StringEnum, Text, Timestamp, Uuid } from '../http/schemas.js';
+import { VocabularyView } from '../vocabularies/schemas.js';
 
 // Generous bounds: no real value comes near them, and no field may carry megabytes or Infinity.
 const Title = Type.String({ minLength: 1, maxLength: 300 });

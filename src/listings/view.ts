@@ -1,8 +1,8 @@
 // The JSON shapes of a listing: the detail (create, get, PATCH) and the list item.
 
-import type { VocabularyLookup } from '../vocabularies/attach.js';
 import type { StoredListingType } from '../domain/listings.js';
 import type { VocabularyKind } from '../domain/records.js';
+import type { VocabularyLookup } from '../vocabularies/attach.js';
 import type { ListingDetailRow } from './repository.js';
 
 /** The vocabulary each listing type is classified by; legacy `parts` rows have none. */

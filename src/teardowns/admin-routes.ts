@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../audit/record.js';
 import { businessErrorRef, plainErrorRef } from '../http/schemas.js';
 import { importTeardowns, setTeardownExpiry } from './admin-service.js';
-import { teardownBodyItems } from './body-checks.js';
+import { teardownBodyItems } from './rules.js';
 import { AdminExpiryBody, AdminTeardownParams, ImportResult, ImportTeardownsBody, TeardownDetail } from './schemas.js';
 
 /** The teardown rules of each imported item, at its index. */

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { apiActor, callerOf } from '../http/caller.js';
 import { Page } from '../http/schemas.js';
-import { teardownBodyItems } from './body-checks.js';
+import { teardownBodyItems } from './rules.js';
 import {
   CreateTeardownBody,
   errorResponses,

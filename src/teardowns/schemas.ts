@@ -3,7 +3,15 @@
 // the list and transition responses.
 import { Type } from '@sinclair/typebox';
 import { AUDIENCE_VALUES } from '../domain/records.js';
-import { VocabularyView } from '../vocabularies/schemas.js';
+import {
+  ASSET_TYPES,
+  CREATE_STATUS_VALUES,
+  INCIDENT_RELATED,
+  type IncidentRelated,
+  LEGACY_ASSET_TYPES,
+  TEARDOWN_STATUSES,
+  type TeardownStatus,
+} from '../domain/teardowns.js';
 import {
   authErrorResponses,
   CountryCode,
@@ -21,15 +29,7 @@ import {
   Uuid,
 } from '../http/schemas.js';
 import { PYDANTIC } from '../http/validation.js';
-import {
-  ASSET_TYPES,
-  CREATE_STATUS_VALUES,
-  INCIDENT_RELATED,
-  type IncidentRelated,
-  LEGACY_ASSET_TYPES,
-  TEARDOWN_STATUSES,
-  type TeardownStatus,
-} from '../domain/teardowns.js';
+import { VocabularyView } from '../vocabularies/schemas.js';
 
 // Year 0000 passes the `date` format but PostgreSQL refuses it; it must be a 422, never a 500.
 const NOT_YEAR_ZERO = '^(?!0000)';

@@ -2,23 +2,23 @@
 // hand in validated bodies; SQL lives in the repository; audit rows commit with their mutation.
 import type { Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
 import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
-import type { Transaction } from 'kysely';
+import { containsPattern, pageCount, pageOffset } from '../db/list-query.js';
 import type { DB, TeardownRow, TeardownUpdate } from '../db/schema.js';
+import { type PatchFields, sparseUpdate } from '../db/sparse-update.js';
+import { audienceAuditAction, canonicalAudience } from '../domain/audience.js';
+import { isUuid } from '../domain/ids.js';
 import { isOneOf } from '../domain/records.js';
 import { CREATE_STATUS_VALUES, CREATE_STATUSES, TEARDOWN_STATUSES } from '../domain/teardowns.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
-import { audienceAuditAction, canonicalAudience } from '../domain/audience.js';
-import { invalidStatus, type SchemaErrorItem, schemaError, teardownNotFound, transitionRefused, vocabRequired } from '../http/errors.js';
-import { isUuid } from '../domain/ids.js';
-import { containsPattern, pageCount, pageOffset } from '../db/list-query.js';
-import { type PatchFields, sparseUpdate } from '../db/sparse-update.js';
+import { invalidStatus, schemaError, teardownNotFound, transitionRefused, vocabRequired } from '../http/errors.js';
 import { loadVocabularyLookup } from '../vocabularies/attach.js';
 import { resolveVocabulary } from '../vocabularies/resolve.js';
-import { endBeforeStartItem } from './body-checks.js';
 import { teardownRepository } from './repository.js';
+import { dateConstraintItems, storedRowItems } from './rules.js';
 import { type CreateTeardownBody, type ListTeardownsQuery, SORT_COLUMNS, type TransitionBody, type UpdateTeardownBody } from './schemas.js';
 import { ACTIONS, allowedWhileHeld, isTransitionAction, MOVES, statusLabel } from './state-machine.js';
 import { toDetail, toListItem } from './view.js';
@@ -27,7 +27,6 @@ type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store'
 export type TeardownDetailView = ReturnType<typeof toDetail>;
 
 const DAY_MS = 86_400_000;
-const CHECK_VIOLATION = '23514';
 
 /** A path id that is not a UUID names no teardown: the same plain 404 as an unknown one. */
 function assertTeardownId(id: string): void {
@@ -123,30 +122,6 @@ export async function getTeardown(ctx: Ctx, orgId: string, id: string) {
 
 type PatchBody = Static<typeof UpdateTeardownBody>;
 
-/** Rules a PATCH can only be judged by against the stored row (its asset type and dates). */
-function storedRowItems(current: TeardownRow, body: PatchBody): SchemaErrorItem[] {
-  const items: SchemaErrorItem[] = [];
-  if (current.asset_type === 'engine') {
-    for (const field of ['traceability', 'incident_related'] as const) {
-      if (body[field] !== undefined) {
-        items.push({
-          type: 'extra_forbidden',
-          loc: ['body', field],
-          msg: 'Extra inputs are not permitted (not part of the engine form)',
-          input: body[field],
-        });
-      }
-    }
-  }
-  const start = body.start_date ?? current.start_date;
-  const end = body.end_date !== undefined ? body.end_date : current.end_date;
-  // When both were sent the route has judged them already; here one side is the stored value.
-  if (end !== null && end < start && (body.start_date === undefined || body.end_date === undefined)) {
-    items.push(endBeforeStartItem(['body'], body.end_date !== undefined ? 'end_date' : 'start_date', start, end));
-  }
-  return items;
-}
-
 /** PATCH keys written as they are (country upper-cased); vocabulary and audience have their own rules. */
 const PATCH_FIELDS: PatchFields<keyof TeardownUpdate & string> = {
   ...Object.fromEntries(
@@ -239,20 +214,8 @@ export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
     })
     .catch((err: unknown) => {
       // A concurrent PATCH moved the other date in between: the table's CHECK has the last word.
-      // Driver errors (pg, PGlite) are untyped; both carry the SQLSTATE as `code`.
-      if ((err as { code?: string }).code === CHECK_VIOLATION) {
-        const field = body.end_date !== undefined ? 'end_date' : 'start_date';
-        throw schemaError([
-          {
-            type: 'value_error',
-            loc: ['body', field],
-            msg: 'Value error, end_date must not be before start_date',
-            input: body[field],
-            ctx: { error: 'end_date before start_date' },
-          },
-        ]);
-      }
-      throw err;
+      const items = dateConstraintItems(err, body);
+      throw items ? schemaError(items) : err;
     });
   await deleteAfterCommit(ctx, queued, log);
   return detailOf(ctx, row);

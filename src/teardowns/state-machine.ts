@@ -2,7 +2,7 @@
 // Pure data and functions: the repository turns a move into one conditional UPDATE.
 
 import { isOneOf } from '../domain/records.js';
-import { TRANSITION_ACTIONS, type TeardownStatus, type TransitionAction } from '../domain/teardowns.js';
+import { type TeardownStatus, TRANSITION_ACTIONS, type TransitionAction } from '../domain/teardowns.js';
 
 const ACTIVE: TeardownStatus[] = ['active_starting', 'active_in_process', 'active_completed'];
 
