@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { accountsRepository, toKeyView } from '../accounts/repository.js';
 import { securityAlertsRepository } from '../accounts/security-alerts.js';
-import { type Operator, accountsService } from '../accounts/service.js';
+import { accountsService, type Operator } from '../accounts/service.js';
 import { auditRepository } from '../audit/repository.js';
 import { conflict, notFound } from '../http/errors.js';
 import { listingAdminRoutes } from '../listings/admin-routes.js';

@@ -1,9 +1,9 @@
 // Request and response schemas of the operator API.
 import { Type } from '@sinclair/typebox';
-import { VocabularyView } from '../vocabularies/schemas.js';
-import { DateTime, Nullable, StringEnum, Timestamp, Uuid } from '../http/schemas.js';
 import { ACCOUNT_STATUSES, CAPABILITIES, SUBSCRIPTION_STATUSES, USER_STATUSES } from '../domain/accounts.js';
 import type { VocabularyKind } from '../domain/records.js';
+import { DateTime, Nullable, StringEnum, Timestamp, Uuid } from '../http/schemas.js';
+import { VocabularyView } from '../vocabularies/schemas.js';
 
 export const AccountStatus = StringEnum(ACCOUNT_STATUSES);
 export const SubscriptionStatus = StringEnum(SUBSCRIPTION_STATUSES);

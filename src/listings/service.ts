@@ -1,9 +1,8 @@
 // The rules of sales / lease / exchange listings (decisions.md sections 2, 5 and 6): validation
 // order, vocabulary resolution, sparse PATCH with its audit rows, delete with file clean-up.
-import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
-import { accountsRepository } from '../accounts/repository.js';
+import { type ImportTarget, newRowId, runImport } from '../admin/import.js';
 import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
@@ -15,9 +14,9 @@ import { audienceAuditAction, canonicalAudience } from '../domain/audience.js';
 import { unknownCountryItem } from '../domain/countries.js';
 import { isUuid } from '../domain/ids.js';
 import type { StoredListingType } from '../domain/listings.js';
-import { AUDIENCE_VALUES, type AudienceValue } from '../domain/records.js';
+import type { VocabularyKind } from '../domain/records.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
-import { listingNotFound, notFound, type SchemaErrorItem, schemaError, suspendedByOperator, vocabRequired } from '../http/errors.js';
+import { listingNotFound, type SchemaErrorItem, suspendedByOperator, vocabRequired } from '../http/errors.js';
 import { loadVocabularyLookup, VOCABULARY_COLUMN } from '../vocabularies/attach.js';
 import type { VocabularyRepository } from '../vocabularies/repository.js';
 import { resolveVocabulary } from '../vocabularies/resolve.js';
@@ -280,36 +279,19 @@ export async function moderateListing(
   });
 }
 
-/**
- * Operator import (decisions.md section 7): any type, any status, vocabulary by name (retired rows
- * too: legacy records may name them). Every item is checked before anything is written; the
- * problems of all items answer one 422 whose locs carry the item index.
- */
-export async function importListings(deps: ListingServiceDeps, actor: Actor, body: Static<typeof ImportListingsBody>): Promise<string[]> {
-  const { db, clock, vocabularies } = deps;
-  const accounts = accountsRepository(db);
-  const org = await accounts.findOrganization(body.org_id);
-  if (!org) throw notFound('Organization');
-  const creator = await accounts.findUser(body.created_by);
-  if (creator?.org_id !== org.id) {
-    throw schemaError([
-      { type: 'value_error', loc: ['body', 'created_by'], msg: 'Value error, created_by must be a user of org_id', input: body.created_by },
-    ]);
-  }
+type ImportRow = NewListing & { id: string };
+type ImportListingItem = Static<typeof ImportListingsBody>['items'][number];
 
-  const now = clock.now();
-  const errors: SchemaErrorItem[] = [];
-  const rows: (NewListing & { id: string })[] = [];
-  const terms = new Map<string, string | undefined>();
-  for (const [index, item] of body.items.entries()) {
-    const loc = ['body', 'items', index];
+/** How an imported listing becomes a row (the rest is admin/import.ts): any type, any status. */
+const listingImport: ImportTarget<ImportListingItem, ImportRow> = {
+  async toRow(item, loc, context) {
     const kind = VOCABULARY_OF_TYPE[item.listing_type];
-    const vocabulary: Partial<Record<string, string>> = {};
+    const vocabulary: Partial<Record<(typeof VOCABULARY_COLUMN)[VocabularyKind], string>> = {};
     for (const field of IMPORT_VOCABULARY_FIELDS) {
       const name = item[field];
       if (name === undefined) continue;
       if (field !== kind) {
-        errors.push({
+        context.problem({
           type: 'extra_forbidden',
           loc: [...loc, field],
           msg: `Extra inputs are not permitted (not the vocabulary of listing_type '${item.listing_type}')`,
@@ -317,29 +299,16 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
         });
         continue;
       }
-      const cacheKey = `${field}:${name.trim().toLowerCase()}`;
-      if (!terms.has(cacheKey)) terms.set(cacheKey, (await vocabularies.findByName(field, name))?.id);
-      const id = terms.get(cacheKey);
+      const id = await context.vocabularyId(field, name, [...loc, field]);
       if (id) vocabulary[VOCABULARY_COLUMN[field]] = id;
-      else errors.push({ type: 'unknown_vocabulary', loc: [...loc, field], msg: `Unknown ${field} '${name}'`, input: name });
     }
-    errors.push(...listingBodyItems(item, loc));
-    let audience: AudienceValue[] | null = null;
-    try {
-      audience = item.audience ? canonicalAudience(item.audience) : null;
-    } catch {
-      errors.push({
-        type: 'invalid_audience',
-        loc: [...loc, 'audience'],
-        msg: `audience values must be among: ${AUDIENCE_VALUES.join(', ')}`,
-        input: item.audience,
-      });
-    }
-    const createdAt = item.created_at ? new Date(item.created_at) : now;
-    rows.push({
-      id: randomUUID(), // chosen here so that `ids` answers in the order of `items`
-      org_id: org.id,
-      created_by: creator.id,
+    for (const problem of listingBodyItems(item, loc)) context.problem(problem);
+    const audience = context.audience(item.audience, [...loc, 'audience']);
+    const createdAt = item.created_at ? new Date(item.created_at) : context.now;
+    return {
+      id: newRowId(),
+      org_id: context.orgId,
+      created_by: context.createdBy,
       listing_type: item.listing_type,
       ...vocabulary,
       title: item.title,
@@ -360,21 +329,19 @@ export async function importListings(deps: ListingServiceDeps, actor: Actor, bod
       images: item.images ?? null,
       created_at: createdAt,
       updated_at: createdAt,
-    });
-  }
-  if (errors.length > 0) throw schemaError(errors);
+    };
+  },
+  insert: async (tx, rows) => {
+    await listingsRepository(tx).insert(rows);
+  },
+  audit: (row) => ({
+    action: AUDIT.listing.imported,
+    entityType: 'listing',
+    newState: { listing_type: row.listing_type, title: row.title, status: row.status },
+  }),
+};
 
-  return db.transaction().execute(async (tx) => {
-    const ids = await listingsRepository(tx).insert(rows);
-    for (const row of rows) {
-      await recordAudit(tx, actor, {
-        orgId: org.id,
-        action: AUDIT.listing.imported,
-        entityType: 'listing',
-        entityId: row.id,
-        newState: { listing_type: row.listing_type, title: row.title, status: row.status },
-      });
-    }
-    return ids;
-  });
+/** Operator import (decisions.md section 7): vocabulary by name, retired rows too (legacy records name them). */
+export function importListings(deps: ListingServiceDeps, actor: Actor, body: Static<typeof ImportListingsBody>): Promise<string[]> {
+  return runImport(deps, actor, body, listingImport);
 }

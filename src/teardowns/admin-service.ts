@@ -1,15 +1,13 @@
-// Operator rules for teardowns (decisions.md section 7): bulk import of existing records, all or
-// nothing, and the change of a publication's expiry.
-import { randomUUID } from 'node:crypto';
+// Operator rules for teardowns (decisions.md section 7): bulk import of existing records (the row
+// mapper of admin/import.ts), and the change of a publication's expiry.
 import type { Static } from '@sinclair/typebox';
-import { accountsRepository } from '../accounts/repository.js';
+import { type ImportTarget, newRowId, runImport } from '../admin/import.js';
 import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { NewTeardown } from '../db/schema.js';
-import { canonicalAudience } from '../domain/audience.js';
 import { isUuid } from '../domain/ids.js';
-import { ApiError, notFound, teardownNotFound, unknownVocabulary } from '../http/errors.js';
+import { teardownNotFound } from '../http/errors.js';
 import { VOCABULARY_COLUMN } from '../vocabularies/attach.js';
 import type { VocabularyKind } from '../vocabularies/repository.js';
 import { teardownRepository } from './repository.js';
@@ -26,91 +24,59 @@ const VOCABULARY_OF: Record<ImportItemInput['asset_type'], VocabularyKind> = {
   landing_gear: 'landing_gear_type',
 };
 
-/** Re-raises a business error of one item with that item's position, so the operator can find it. */
-function atItem(index: number, err: unknown): never {
-  if (err instanceof ApiError && typeof err.detail === 'object' && !Array.isArray(err.detail)) {
-    throw new ApiError(err.statusCode, { ...err.detail, loc: ['body', 'items', index, err.detail.field ?? 'audience'] });
-  }
-  throw err;
-}
+type ImportRow = NewTeardown & { id: string };
 
-export async function importTeardowns(ctx: Ctx, actor: Actor, body: Static<typeof ImportTeardownsBody>): Promise<string[]> {
-  const accounts = accountsRepository(ctx.db);
-  const org = await accounts.findOrganization(body.org_id);
-  if (!org) throw notFound('Organization');
-  const creator = await accounts.findUser(body.created_by);
-  if (!creator || creator.org_id !== org.id) throw notFound('User in this organization');
+/** How an imported item becomes a teardown row (the rest is admin/import.ts). */
+const teardownImport = (ctx: Pick<AppContext, 'config'>): ImportTarget<ImportItemInput, ImportRow> => ({
+  async toRow(item, loc, context) {
+    const kind = VOCABULARY_OF[item.asset_type];
+    const name = item[kind];
+    const vocabularyId = name === undefined ? undefined : await context.vocabularyId(kind, name, [...loc, kind]);
+    const audience = context.audience(item.audience, [...loc, 'audience']);
+    const { now } = context;
+    return {
+      id: newRowId(),
+      org_id: context.orgId,
+      created_by: context.createdBy,
+      asset_type: item.asset_type,
+      ...(vocabularyId ? { [VOCABULARY_COLUMN[kind]]: vocabularyId } : {}),
+      tail_number: item.tail_number ?? null,
+      msn: item.msn ?? null,
+      traceability: item.traceability ?? null,
+      incident_related: item.incident_related ?? null,
+      start_date: item.start_date,
+      end_date: item.end_date ?? null,
+      status: item.status,
+      // An imported suspension is an operator's: held like one made by reject or suspend.
+      moderation_hold: item.status === 'suspended',
+      description: item.description ?? null,
+      location: item.location,
+      country: item.country.toUpperCase(),
+      audience,
+      audience_set_at: audience ? now : null,
+      documents: item.documents ?? null,
+      images: item.images ?? null,
+      harvest_list: item.harvest_list ?? null,
+      occm: item.occm ?? null,
+      aircraft_details_doc: item.aircraft_details_doc ?? null,
+      non_incident_statement: item.non_incident_statement ?? null,
+      published_at: item.published_at ? new Date(item.published_at) : now,
+      expires_at: item.expires_at ? new Date(item.expires_at) : expiryFrom(ctx, now),
+      created_at: item.created_at ? new Date(item.created_at) : now,
+      updated_at: now,
+    };
+  },
+  insert: (tx, rows) => teardownRepository(tx).insertMany(rows),
+  audit: (row, { createdBy }) => ({
+    action: AUDIT.teardown.imported,
+    entityType: 'teardown',
+    newState: { asset_type: row.asset_type, status: row.status, created_by: createdBy },
+  }),
+});
 
-  // Imports may name retired vocabulary rows; each name is looked up once per import.
-  const resolved = new Map<string, string>();
-  async function vocabularyId(kind: VocabularyKind, name: string): Promise<string> {
-    const key = `${kind}:${name.trim().toLowerCase()}`;
-    let id = resolved.get(key);
-    if (!id) {
-      const row = await ctx.vocabularies.findByName(kind, name);
-      if (!row) throw unknownVocabulary(kind, name, await ctx.vocabularies.activeNames(kind));
-      id = row.id;
-      resolved.set(key, id);
-    }
-    return id;
-  }
-
-  const now = ctx.clock.now();
-  const rows: (NewTeardown & { id: string })[] = [];
-  for (const [index, item] of body.items.entries()) {
-    try {
-      const kind = VOCABULARY_OF[item.asset_type];
-      const name = item[kind];
-      const audience = item.audience === undefined || item.audience === null ? null : canonicalAudience(item.audience);
-      rows.push({
-        id: randomUUID(),
-        org_id: org.id,
-        created_by: creator.id,
-        asset_type: item.asset_type,
-        ...(name !== undefined ? { [VOCABULARY_COLUMN[kind]]: await vocabularyId(kind, name) } : {}),
-        tail_number: item.tail_number ?? null,
-        msn: item.msn ?? null,
-        traceability: item.traceability ?? null,
-        incident_related: item.incident_related ?? null,
-        start_date: item.start_date,
-        end_date: item.end_date ?? null,
-        status: item.status,
-        // An imported suspension is an operator's: held like one made by reject or suspend.
-        moderation_hold: item.status === 'suspended',
-        description: item.description ?? null,
-        location: item.location,
-        country: item.country.toUpperCase(),
-        audience,
-        audience_set_at: audience ? now : null,
-        documents: item.documents ?? null,
-        images: item.images ?? null,
-        harvest_list: item.harvest_list ?? null,
-        occm: item.occm ?? null,
-        aircraft_details_doc: item.aircraft_details_doc ?? null,
-        non_incident_statement: item.non_incident_statement ?? null,
-        published_at: item.published_at ? new Date(item.published_at) : now,
-        expires_at: item.expires_at ? new Date(item.expires_at) : expiryFrom(ctx, now),
-        created_at: item.created_at ? new Date(item.created_at) : now,
-        updated_at: now,
-      });
-    } catch (err) {
-      atItem(index, err);
-    }
-  }
-
-  await ctx.db.transaction().execute(async (tx) => {
-    await teardownRepository(tx).insertMany(rows);
-    for (const row of rows) {
-      await recordAudit(tx, actor, {
-        orgId: org.id,
-        action: AUDIT.teardown.imported,
-        entityType: 'teardown',
-        entityId: row.id,
-        newState: { asset_type: row.asset_type, status: row.status, created_by: creator.id },
-      });
-    }
-  });
-  return rows.map((row) => row.id);
+/** Operator import: any asset type and status, timestamps kept, all or nothing. */
+export function importTeardowns(ctx: Ctx, actor: Actor, body: Static<typeof ImportTeardownsBody>): Promise<string[]> {
+  return runImport(ctx, actor, body, teardownImport(ctx));
 }
 
 export async function setTeardownExpiry(ctx: Ctx, actor: Actor, id: string, expiresAt: string) {

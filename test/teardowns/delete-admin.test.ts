@@ -286,20 +286,23 @@ describe('POST /admin/v1/import/teardowns', () => {
     ]);
   });
 
-  it('answers 400 unknown_vocabulary naming the field and the item, and writes nothing', async () => {
+  it('reports every item\'s unknown vocabulary name and audience in one 422, and writes nothing', async () => {
     const before = await total();
-    const res = await importing([item(), item({ asset_type: 'engine', aircraft_type: undefined, engine_model: 'Jumo 004' })]);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().detail).toMatchObject({
-      error_code: 'unknown_vocabulary',
-      field: 'engine_model',
-      value: 'Jumo 004',
-      loc: ['body', 'items', 1, 'engine_model'],
-    });
+    const res = await importing([
+      item(),
+      item({ asset_type: 'engine', aircraft_type: undefined, engine_model: 'Jumo 004' }),
+      item({ aircraft_type: 'Spruce Goose', audience: ['Airline', 'Pirates'] }),
+    ]);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail).toEqual([
+      expect.objectContaining({ type: 'unknown_vocabulary', loc: ['body', 'items', 1, 'engine_model'], input: 'Jumo 004' }),
+      expect.objectContaining({ type: 'unknown_vocabulary', loc: ['body', 'items', 2, 'aircraft_type'], input: 'Spruce Goose' }),
+      expect.objectContaining({ type: 'invalid_audience', loc: ['body', 'items', 2, 'audience'], input: ['Airline', 'Pirates'] }),
+    ]);
     expect(await total()).toBe(before);
   });
 
-  it('answers 404 for an unknown organization or a creator from another organization', async () => {
+  it('answers 404 for an unknown organization and 422 for a creator from another organization, as the listing import does', async () => {
     const noOrg = await t.admin('POST', '/admin/v1/import/teardowns', {
       org_id: '6f1c2a43-9b7e-4d55-8c1a-0e2f3b4c5d6e',
       created_by: seller.userId,
@@ -311,7 +314,8 @@ describe('POST /admin/v1/import/teardowns', () => {
       created_by: other.userId,
       items: [item()],
     });
-    expect(strayUser.statusCode).toBe(404);
+    expect(strayUser.statusCode).toBe(422);
+    expect(strayUser.json().detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body', 'created_by'] })]);
   });
 
   it('requires the admin token', async () => {
