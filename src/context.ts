@@ -1,8 +1,8 @@
 // What every feature receives: configuration and the shared dependencies, built once per app.
 import type { AuthChangeListener } from './accounts/auth-invalidation.js';
 import type { PrincipalCache } from './accounts/principal-cache.js';
-import type { Config } from './config.js';
 import type { Clock } from './clock.js';
+import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { ObjectStore } from './files/object-store.js';
 import type { RateLimitStore } from './http/rate-limit.js';

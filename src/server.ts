@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createDemoAccountOnFirstStart, demoInstructions } from './accounts/demo.js';
 import { buildApp } from './app.js';
-import { ConfigError, type Config, loadConfig, serviceBaseUrl } from './config.js';
+import { type Config, ConfigError, loadConfig, serviceBaseUrl } from './config.js';
 import { DatabaseUnreachableError } from './db/open-configured.js';
 
 /** SQLSTATEs of a DATABASE_URL that names a missing database, a wrong user or password. */

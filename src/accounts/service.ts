@@ -2,8 +2,7 @@
 // each change commits with its audit row, whichever door it came through.
 import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
-import type { Clock } from '../clock.js';
-import type { Database } from '../db/database.js';
+import type { AppContext } from '../context.js';
 import type { Organization, User } from '../db/schema.js';
 import type { Capability, UserStatus } from '../domain/accounts.js';
 import { conflict, notFound } from '../http/errors.js';
@@ -18,7 +17,8 @@ export interface UserInput {
   status?: UserStatus;
 }
 
-export function accountsService(db: Database, clock: Clock) {
+export function accountsService(ctx: Pick<AppContext, 'db' | 'clock'>) {
+  const { db, clock } = ctx;
   const actorOf = (by: Operator): Actor => ({ kind: 'admin', requestId: 'requestId' in by ? by.requestId : undefined });
   const metadataOf = (by: Operator) => ('cli' in by ? { via_cli: true } : {});
 

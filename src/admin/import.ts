@@ -78,7 +78,12 @@ export async function runImport<Item, Row extends { id: string }>(
       try {
         return canonicalAudience(values);
       } catch {
-        problems.push({ type: 'invalid_audience', loc, msg: `audience values must be among: ${AUDIENCE_VALUES.join(', ')}`, input: values });
+        problems.push({
+          type: 'invalid_audience',
+          loc,
+          msg: `audience values must be among: ${AUDIENCE_VALUES.join(', ')}`,
+          input: values,
+        });
         return null;
       }
     },

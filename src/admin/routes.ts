@@ -22,7 +22,7 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
   const accounts = accountsRepository(ctx.db);
   const audit = auditRepository(ctx.db);
   const alerts = securityAlertsRepository(ctx.db);
-  const service = accountsService(ctx.db, ctx.clock);
+  const service = accountsService(ctx);
   const tags = ['admin'];
   const by = (request: FastifyRequest): Operator => ({ requestId: request.id });
 

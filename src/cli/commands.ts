@@ -10,9 +10,9 @@ import * as S from '../admin/schemas.js';
 import { systemClock } from '../clock.js';
 import { type Config, serviceBaseUrl } from '../config.js';
 import type { Database } from '../db/database.js';
+import { isUuid } from '../domain/ids.js';
 import { isOneOf } from '../domain/records.js';
 import { createObjectStore } from '../files/store-from-config.js';
-import { isUuid } from '../domain/ids.js';
 import { compileBodyValidator, toSchemaItems } from '../http/validation.js';
 import { runJobsOnce } from '../jobs/scheduler.js';
 import { toVocabularyView, vocabularyRepository } from '../vocabularies/repository.js';
@@ -89,7 +89,7 @@ function vocabularyKind(values: Values) {
 
 const day = (d: Date | null | undefined) => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : '-');
 
-const service = (db: Database) => accountsService(db, systemClock);
+const service = (db: Database) => accountsService({ db, clock: systemClock });
 
 export const commands: Record<string, Command> = {
   'create-org': {

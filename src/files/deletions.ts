@@ -4,8 +4,9 @@
 // tries the deletions at once under a short deadline; what fails or times out is left to the
 // sweep (src/jobs/file-sweep.ts). So no object outlives its record's reference for long, and a
 // storage outage never holds an HTTP response.
-import type { Transaction } from 'kysely';
+
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/database.js';
 import type { DB } from '../db/schema.js';

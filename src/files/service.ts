@@ -6,8 +6,9 @@ import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { DB } from '../db/schema.js';
-import { AUDIENCE_VALUES, type AudienceValue, type FileNoun, type RecordEntity } from '../domain/records.js';
 import { audienceAuditAction, audienceFromCsv } from '../domain/audience.js';
+import { isUuid } from '../domain/ids.js';
+import { AUDIENCE_VALUES, type AudienceValue, type FileNoun, type RecordEntity } from '../domain/records.js';
 import {
   type ApiError,
   badUpload,
@@ -17,12 +18,11 @@ import {
   storageUnavailable,
   teardownNotFound,
 } from '../http/errors.js';
-import { isUuid } from '../domain/ids.js';
 import { binaryCsv, declaredType, type FileClass, forbidsNul, isImage, SNIFF_BYTES, verifySignature } from './content-types.js';
+import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, type QueuedDeletion, REQUEST_LEASE_MS, UPLOAD_GRACE_MS } from './deletions.js';
 import type { FormPart, UploadForm } from './form.js';
 import { contentDisposition, newObjectLocation, safeFilename } from './naming.js';
 import { StorageError } from './object-store.js';
-import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, type QueuedDeletion, REQUEST_LEASE_MS, UPLOAD_GRACE_MS } from './deletions.js';
 import type { OwnerKind } from './ownership.js';
 import { type FileColumn, filesRepository, type RecordTable, SLOT_COLUMNS, type SlotColumn } from './repository.js';
 import { checkedBody, peek } from './upload-stream.js';

@@ -3,8 +3,9 @@
 // any number of instances: one statement claims a batch with FOR UPDATE SKIP LOCKED and moves its
 // not_before forward as a lease, so no other sweep takes those rows while this one works; the
 // storage calls then run outside any transaction (no row lock is held across them).
-import { sql } from 'kysely';
+
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { AppContext } from '../context.js';
 import { deleteObjects, fileDeletionsRepository, type QueuedDeletion } from '../files/deletions.js';
 import { type OwnerKind, ownedObjectKey } from '../files/ownership.js';

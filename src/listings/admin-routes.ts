@@ -3,16 +3,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { plainErrorRef } from '../http/schemas.js';
 import { AdminListingParams, AdminListingStatusBody, ImportListingsBody, ImportResult, ListingDetail } from './schemas.js';
-import { importListings, moderateListing } from './service.js';
+import { listingService } from './service.js';
 
 export async function listingAdminRoutes(root: FastifyInstance) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const service = listingService(app.ctx);
 
   app.post(
     '/import/listings',
     { schema: { operationId: 'adminImportListings', tags: ['admin'], body: ImportListingsBody, response: { 201: ImportResult } } },
     async (request, reply) => {
-      const ids = await importListings(app.ctx, { kind: 'admin', requestId: request.id }, request.body);
+      const ids = await service.import({ kind: 'admin', requestId: request.id }, request.body);
       return reply.code(201).send({ ids });
     },
   );
@@ -29,6 +30,6 @@ export async function listingAdminRoutes(root: FastifyInstance) {
         response: { 200: ListingDetail, 404: plainErrorRef },
       },
     },
-    async (request) => moderateListing(app.ctx, { kind: 'admin', requestId: request.id }, request.params.id, request.body),
+    async (request) => service.moderate({ kind: 'admin', requestId: request.id }, request.params.id, request.body),
   );
 }

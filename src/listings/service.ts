@@ -107,6 +107,11 @@ export function listingService(deps: ListingServiceDeps) {
   const { db, clock, vocabularies } = deps;
 
   return {
+    /** Operator import (admin/import.ts skeleton). */
+    import: (actor: Actor, body: Static<typeof ImportListingsBody>) => importListings(deps, actor, body),
+    /** Operator moderation: suspend (hold) or lift. */
+    moderate: (actor: Actor, id: string, body: Static<typeof AdminListingStatusBody>) => moderateListing(deps, actor, id, body),
+
     async create(owner: Owner, actor: Actor, body: Static<typeof CreateListingBody>) {
       const kind = VOCABULARY_OF_TYPE[body.listing_type];
       const name = body[kind];
@@ -254,7 +259,7 @@ export type ListingService = ReturnType<typeof listingService>;
  * set only suspended or archived), any other status lifts the hold. Audited as `listing.suspended`
  * or `listing.approved`, in the same transaction.
  */
-export async function moderateListing(
+async function moderateListing(
   deps: ListingServiceDeps,
   actor: Actor,
   id: string,
@@ -342,6 +347,6 @@ const listingImport: ImportTarget<ImportListingItem, ImportRow> = {
 };
 
 /** Operator import (decisions.md section 7): vocabulary by name, retired rows too (legacy records name them). */
-export function importListings(deps: ListingServiceDeps, actor: Actor, body: Static<typeof ImportListingsBody>): Promise<string[]> {
+function importListings(deps: ListingServiceDeps, actor: Actor, body: Static<typeof ImportListingsBody>): Promise<string[]> {
   return runImport(deps, actor, body, listingImport);
 }

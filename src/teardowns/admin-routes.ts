@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../audit/record.js';
 import { businessErrorRef, plainErrorRef } from '../http/schemas.js';
-import { importTeardowns, setTeardownExpiry } from './admin-service.js';
 import { teardownBodyItems } from './rules.js';
 import { AdminExpiryBody, AdminTeardownParams, ImportResult, ImportTeardownsBody, TeardownDetail } from './schemas.js';
+import { teardownService } from './service.js';
 
 /** The teardown rules of each imported item, at its index. */
 function importItemsRules(body: unknown) {
@@ -15,7 +15,7 @@ function importItemsRules(body: unknown) {
 
 export async function teardownAdminRoutes(root: FastifyInstance) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { ctx } = app;
+  const service = teardownService(app.ctx);
   const tags = ['admin'];
   const actor = (requestId: string): Actor => ({ kind: 'admin', requestId });
 
@@ -32,7 +32,7 @@ export async function teardownAdminRoutes(root: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const ids = await importTeardowns(ctx, actor(request.id), request.body);
+      const ids = await service.import(actor(request.id), request.body);
       return reply.code(201).send({ ids });
     },
   );
@@ -49,6 +49,6 @@ export async function teardownAdminRoutes(root: FastifyInstance) {
         response: { 200: TeardownDetail, 404: plainErrorRef },
       },
     },
-    async (request) => setTeardownExpiry(ctx, actor(request.id), request.params.id, request.body.expires_at),
+    async (request) => service.setExpiry(actor(request.id), request.params.id, request.body.expires_at),
   );
 }

@@ -12,7 +12,8 @@ import { VOCABULARY_COLUMN } from '../vocabularies/attach.js';
 import type { VocabularyKind } from '../vocabularies/repository.js';
 import { teardownRepository } from './repository.js';
 import type { ImportItemInput, ImportTeardownsBody } from './schemas.js';
-import { detailOf, expiryFrom } from './service.js';
+import { expiryFrom } from './state-machine.js';
+import { detailOf } from './view.js';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies'>;
 

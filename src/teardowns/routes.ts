@@ -16,11 +16,11 @@ import {
   TransitionResult,
   UpdateTeardownBody,
 } from './schemas.js';
-import { createTeardown, deleteTeardown, getTeardown, listTeardowns, transitionTeardown, updateTeardown } from './service.js';
+import { teardownService } from './service.js';
 
 export async function teardownRoutes(root: FastifyInstance) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { ctx } = app;
+  const service = teardownService(app.ctx);
   const tags = ['teardowns'];
   const seller = { capability: 'seller' as const };
 
@@ -39,7 +39,7 @@ export async function teardownRoutes(root: FastifyInstance) {
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const detail = await createTeardown(ctx, apiActor(request), caller.orgId, caller.userId, request.body);
+      const detail = await service.create(apiActor(request), caller.orgId, caller.userId, request.body);
       return reply.code(201).send(detail);
     },
   );
@@ -55,7 +55,7 @@ export async function teardownRoutes(root: FastifyInstance) {
         response: { 200: Page(TeardownListItem), ...errorResponses },
       },
     },
-    async (request) => listTeardowns(ctx, callerOf(request).orgId, request.query),
+    async (request) => service.list(callerOf(request).orgId, request.query),
   );
 
   app.get(
@@ -69,7 +69,7 @@ export async function teardownRoutes(root: FastifyInstance) {
         response: { 200: TeardownDetail, ...errorResponses },
       },
     },
-    async (request) => getTeardown(ctx, callerOf(request).orgId, request.params.teardown_id),
+    async (request) => service.get(callerOf(request).orgId, request.params.teardown_id),
   );
 
   app.patch(
@@ -91,7 +91,7 @@ export async function teardownRoutes(root: FastifyInstance) {
     },
     async (request) => {
       const caller = callerOf(request);
-      return updateTeardown(ctx, apiActor(request), caller.orgId, request.params.teardown_id, request.body, request.log);
+      return service.update(apiActor(request), caller.orgId, request.params.teardown_id, request.body, request.log);
     },
   );
 
@@ -117,7 +117,7 @@ export async function teardownRoutes(root: FastifyInstance) {
     },
     async (request) => {
       const caller = callerOf(request);
-      return transitionTeardown(ctx, apiActor(request), caller, request.params.teardown_id, request.body);
+      return service.transition(apiActor(request), caller, request.params.teardown_id, request.body);
     },
   );
 
@@ -134,7 +134,7 @@ export async function teardownRoutes(root: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await deleteTeardown(ctx, apiActor(request), callerOf(request).orgId, request.params.teardown_id, request.log);
+      await service.remove(apiActor(request), callerOf(request).orgId, request.params.teardown_id, request.log);
       return reply.code(204).send(null);
     },
   );

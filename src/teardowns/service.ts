@@ -17,32 +17,25 @@ import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEA
 import { invalidStatus, schemaError, teardownNotFound, transitionRefused, vocabRequired } from '../http/errors.js';
 import { loadVocabularyLookup } from '../vocabularies/attach.js';
 import { resolveVocabulary } from '../vocabularies/resolve.js';
+import { importTeardowns, setTeardownExpiry } from './admin-service.js';
 import { teardownRepository } from './repository.js';
 import { dateConstraintItems, storedRowItems } from './rules.js';
+import type { ImportTeardownsBody } from './schemas.js';
 import { type CreateTeardownBody, type ListTeardownsQuery, SORT_COLUMNS, type TransitionBody, type UpdateTeardownBody } from './schemas.js';
-import { ACTIONS, allowedWhileHeld, isTransitionAction, MOVES, statusLabel } from './state-machine.js';
-import { toDetail, toListItem } from './view.js';
+import { ACTIONS, allowedWhileHeld, expiryFrom, isTransitionAction, MOVES, statusLabel } from './state-machine.js';
+import { detailOf, toListItem } from './view.js';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store'>;
-export type TeardownDetailView = ReturnType<typeof toDetail>;
-
-const DAY_MS = 86_400_000;
 
 /** A path id that is not a UUID names no teardown: the same plain 404 as an unknown one. */
 function assertTeardownId(id: string): void {
   if (!isUuid(id)) throw teardownNotFound();
 }
 
-export const expiryFrom = (ctx: Pick<AppContext, 'config'>, now: Date) => new Date(now.getTime() + ctx.config.teardownTtlDays * DAY_MS);
-
-export async function detailOf(ctx: Pick<AppContext, 'vocabularies'>, row: TeardownRow): Promise<TeardownDetailView> {
-  return toDetail(row, await loadVocabularyLookup(ctx.vocabularies, [row]));
-}
-
 /** The vocabulary field each creatable asset type reads; the other one is ignored. */
 const VOCABULARY_OF = { aircraft: 'aircraft_type', engine: 'engine_model' } as const;
 
-export async function createTeardown(ctx: Ctx, actor: Actor, orgId: string, createdBy: string, body: Static<typeof CreateTeardownBody>) {
+async function createTeardown(ctx: Ctx, actor: Actor, orgId: string, createdBy: string, body: Static<typeof CreateTeardownBody>) {
   if (!isOneOf(CREATE_STATUS_VALUES, body.status)) throw invalidStatus(body.status, CREATE_STATUS_VALUES);
   const status = CREATE_STATUSES[body.status];
   const field = VOCABULARY_OF[body.asset_type];
@@ -82,7 +75,7 @@ export async function createTeardown(ctx: Ctx, actor: Actor, orgId: string, crea
 
 const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
 
-export async function listTeardowns(ctx: Ctx, orgId: string, q: Static<typeof ListTeardownsQuery>) {
+async function listTeardowns(ctx: Ctx, orgId: string, q: Static<typeof ListTeardownsQuery>) {
   const statusCsv = blankToUndefined(q.status);
   const aircraftType = blankToUndefined(q.aircraft_type);
   const engineModel = blankToUndefined(q.engine_model);
@@ -113,7 +106,7 @@ export async function listTeardowns(ctx: Ctx, orgId: string, q: Static<typeof Li
   };
 }
 
-export async function getTeardown(ctx: Ctx, orgId: string, id: string) {
+async function getTeardown(ctx: Ctx, orgId: string, id: string) {
   assertTeardownId(id);
   const row = await teardownRepository(ctx.db).find(orgId, id);
   if (!row) throw teardownNotFound();
@@ -154,12 +147,19 @@ const fileUrls = (row: TeardownRow) => [
 ];
 
 /** Queues, in `tx`, the owned files a change dropped; the caller deletes them after the commit. */
-function queueDropped(ctx: Ctx, tx: Transaction<DB>, id: string, dropped: (string | null)[], remaining: (string | null)[], log?: FastifyBaseLogger) {
+function queueDropped(
+  ctx: Ctx,
+  tx: Transaction<DB>,
+  id: string,
+  dropped: (string | null)[],
+  remaining: (string | null)[],
+  log?: FastifyBaseLogger,
+) {
   const objects = droppedObjects(ctx, 'teardowns', id, dropped, remaining, log);
   return fileDeletionsRepository(tx).enqueue(objects, new Date(ctx.clock.now().getTime() + REQUEST_LEASE_MS));
 }
 
-export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, body: PatchBody, log: FastifyBaseLogger) {
+async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, body: PatchBody, log: FastifyBaseLogger) {
   assertTeardownId(id);
   const repo = teardownRepository(ctx.db);
   // asset_type never changes, so reading it before the write cannot race with another writer.
@@ -221,7 +221,7 @@ export async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
   return detailOf(ctx, row);
 }
 
-export async function transitionTeardown(
+async function transitionTeardown(
   ctx: Ctx,
   actor: Actor,
   who: { orgId: string; capabilities: string[] },
@@ -239,10 +239,15 @@ export async function transitionTeardown(
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (tx) => {
     const repo = teardownRepository(tx);
-    const moved = await repo.transition(who.orgId, id, { ...move, allowedWhileHeld: allowedWhileHeld(move) }, {
-      updated_at: now,
-      ...(move.republish ? { published_at: now, expires_at: expiryFrom(ctx, now) } : {}),
-    });
+    const moved = await repo.transition(
+      who.orgId,
+      id,
+      { ...move, allowedWhileHeld: allowedWhileHeld(move) },
+      {
+        updated_at: now,
+        ...(move.republish ? { published_at: now, expires_at: expiryFrom(ctx, now) } : {}),
+      },
+    );
     if (moved) {
       await recordAudit(tx, actor, {
         orgId: who.orgId,
@@ -262,7 +267,7 @@ export async function transitionTeardown(
   });
 }
 
-export async function deleteTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, log: FastifyBaseLogger): Promise<void> {
+async function deleteTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, log: FastifyBaseLogger): Promise<void> {
   assertTeardownId(id);
   const queued = await ctx.db.transaction().execute(async (tx) => {
     const deleted = await teardownRepository(tx).delete(orgId, id);
@@ -287,3 +292,26 @@ export async function deleteTeardown(ctx: Ctx, actor: Actor, orgId: string, id: 
   // After the commit, under a short deadline; a failure never fails the call.
   await deleteAfterCommit(ctx, queued, log);
 }
+
+/**
+ * The teardown resource, bound to the app's dependencies: the one service shape of every feature
+ * (`<feature>Service(ctx)`, built once by its routes).
+ */
+export function teardownService(ctx: Ctx) {
+  return {
+    create: (actor: Actor, orgId: string, createdBy: string, body: Static<typeof CreateTeardownBody>) =>
+      createTeardown(ctx, actor, orgId, createdBy, body),
+    list: (orgId: string, query: Static<typeof ListTeardownsQuery>) => listTeardowns(ctx, orgId, query),
+    get: (orgId: string, id: string) => getTeardown(ctx, orgId, id),
+    update: (actor: Actor, orgId: string, id: string, body: PatchBody, log: FastifyBaseLogger) =>
+      updateTeardown(ctx, actor, orgId, id, body, log),
+    transition: (actor: Actor, who: { orgId: string; capabilities: string[] }, id: string, body: Static<typeof TransitionBody>) =>
+      transitionTeardown(ctx, actor, who, id, body),
+    remove: (actor: Actor, orgId: string, id: string, log: FastifyBaseLogger) => deleteTeardown(ctx, actor, orgId, id, log),
+    /** Operator import (admin/import.ts skeleton). */
+    import: (actor: Actor, body: Static<typeof ImportTeardownsBody>) => importTeardowns(ctx, actor, body),
+    setExpiry: (actor: Actor, id: string, expiresAt: string) => setTeardownExpiry(ctx, actor, id, expiresAt),
+  };
+}
+
+export type TeardownService = ReturnType<typeof teardownService>;

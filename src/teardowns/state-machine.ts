@@ -65,3 +65,9 @@ export const allowedWhileHeld = (m: Move): boolean => m.admin || !ACTIVE.include
 
 /** Whether the text a partner sent names a transition (own keys only: `constructor` names none). */
 export const isTransitionAction = (action: string): action is TransitionAction => isOneOf(TRANSITION_ACTIONS, action);
+
+const DAY_MS = 86_400_000;
+
+/** When a publication made `now` expires: TEARDOWN_TTL_DAYS later (create, submit, import). */
+export const expiryFrom = (ctx: { config: { teardownTtlDays: number } }, now: Date) =>
+  new Date(now.getTime() + ctx.config.teardownTtlDays * DAY_MS);

@@ -1,7 +1,8 @@
 // Row → the two response shapes: the detail shape (create, PATCH, GET by id) and the list item
 // shape, which keeps the legacy names id / registration / location_country.
+import type { AppContext } from '../context.js';
 import type { TeardownRow } from '../db/schema.js';
-import type { VocabularyLookup } from '../vocabularies/attach.js';
+import { loadVocabularyLookup, type VocabularyLookup } from '../vocabularies/attach.js';
 import { statusLabel } from './state-machine.js';
 
 export function toDetail(row: TeardownRow, vocabulary: VocabularyLookup) {
@@ -76,4 +77,11 @@ export function toListItem(row: ListRow, vocabulary: VocabularyLookup) {
     published_at: row.published_at,
     created_at: row.created_at,
   };
+}
+
+export type TeardownDetailView = ReturnType<typeof toDetail>;
+
+/** The detail shape of a row, its vocabulary objects looked up. */
+export async function detailOf(ctx: Pick<AppContext, 'vocabularies'>, row: TeardownRow): Promise<TeardownDetailView> {
+  return toDetail(row, await loadVocabularyLookup(ctx.vocabularies, [row]));
 }

@@ -1,6 +1,7 @@
 // Turns a vocabulary name sent by a partner into its row, or the spec's 400 unknown_vocabulary.
-import { unknownVocabulary } from '../http/errors.js';
+
 import type { VocabularyTerm } from '../db/schema.js';
+import { unknownVocabulary } from '../http/errors.js';
 import type { VocabularyKind, VocabularyRepository } from './repository.js';
 
 /** The request field that names each vocabulary kind. */
