@@ -1,5 +1,4 @@
 // A ready-to-use demo organization, seller and key, so a newcomer's first curl works.
-import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { accountsRepository } from './repository.js';
 
@@ -24,11 +23,8 @@ async function createDemoAccountIn(tx: Database, name: string): Promise<DemoAcco
 
 /** True when the database holds no organization at all: a first start. */
 export async function isFirstStart(db: Database): Promise<boolean> {
-  return !(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
+  return !(await accountsRepository(db).hasOrganizations());
 }
-
-/** Any constant shared by every instance: the advisory lock that makes first-start creation single. */
-const FIRST_START_LOCK = 0x64656d6f; // "demo"
 
 /**
  * Creates the demo account when the database holds no organization, and returns it; undefined when
@@ -37,7 +33,7 @@ const FIRST_START_LOCK = 0x64656d6f; // "demo"
  */
 export async function createDemoAccountOnFirstStart(db: Database): Promise<DemoAccount | undefined> {
   return db.transaction().execute(async (tx) => {
-    await sql`SELECT pg_advisory_xact_lock(${FIRST_START_LOCK})`.execute(tx);
+    await accountsRepository(tx).lockFirstStart();
     if (!(await isFirstStart(tx))) return undefined;
     return createDemoAccountIn(tx, 'Demo Aviation Parts');
   });

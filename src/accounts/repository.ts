@@ -1,4 +1,5 @@
 // Organizations, users and API keys: the SQL of the accounts aggregate.
+import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { ApiKeyRow, Organization, User, UserUpdate } from '../db/schema.js';
 import type { AccountStatus, Capability, SubscriptionStatus, UserStatus } from '../domain/accounts.js';
@@ -42,6 +43,9 @@ export function toKeyView(row: ApiKeyRow) {
 // Driver errors (pg, PGlite) are untyped; both carry the SQLSTATE as `code`.
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
 
+/** Any constant shared by every instance: the advisory lock that makes first-start work single. */
+const FIRST_START_LOCK = 0x64656d6f; // "demo"
+
 export function accountsRepository(db: Database) {
   return {
     async createOrganization(input: OrganizationInput & { name: string }): Promise<Organization> {
@@ -53,6 +57,16 @@ export function accountsRepository(db: Database) {
     },
 
     /** `forUpdate` locks the row until the transaction ends, so an audit's previous state is the one replaced. */
+    /** Whether the database holds any organization (a first start holds none). */
+    async hasOrganizations(): Promise<boolean> {
+      return Boolean(await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst());
+    },
+
+    /** Serialises first-start work across instances: an advisory lock held until the transaction ends. */
+    async lockFirstStart(): Promise<void> {
+      await sql`SELECT pg_advisory_xact_lock(${FIRST_START_LOCK})`.execute(db);
+    },
+
     async findOrganization(id: string, forUpdate = false): Promise<Organization | undefined> {
       const query = db.selectFrom('organizations').selectAll().where('id', '=', id);
       return (forUpdate ? query.forUpdate() : query).executeTakeFirst();

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { Kysely, type LogConfig, PostgresDialect } from 'kysely';
+import { Kysely, type LogConfig, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.js';
 
@@ -167,3 +167,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   };
 }
 
+/** One round trip to the database (readiness). */
+export async function pingDatabase(db: Database): Promise<void> {
+  await sql`SELECT 1`.execute(db);
+}

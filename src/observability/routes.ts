@@ -1,6 +1,6 @@
 // Unauthenticated operational routes: liveness, readiness, metrics and the OpenAPI document.
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { pingDatabase } from '../db/database.js';
 
 const READINESS_DEADLINE_MS = 800;
 
@@ -29,7 +29,7 @@ export async function systemRoutes(app: FastifyInstance) {
     const { ctx } = app;
     if (ctx.lifecycle.draining) return reply.code(503).send({ status: 'draining', checks: {} });
     const [database, storage] = await Promise.all([
-      probe(() => sql`SELECT 1`.execute(ctx.db)),
+      probe(() => pingDatabase(ctx.db)),
       probe(() => ctx.store.ping(READINESS_DEADLINE_MS)),
     ]);
     if (database === 'ok') ctx.health.up('database');
