@@ -3,6 +3,15 @@
 /** `pages` = ceil(total / per_page), 0 when there is nothing. */
 export const pageCount = (total: number, perPage: number) => (total === 0 ? 0 : Math.ceil(total / perPage));
 
+/** The envelope of every list endpoint: `{items, total, page, per_page, pages}`. */
+export const listPage = <T>(items: T[], total: number, query: { page: number; per_page: number }) => ({
+  items,
+  total,
+  page: query.page,
+  per_page: query.per_page,
+  pages: pageCount(total, query.per_page),
+});
+
 /**
  * The OFFSET of a page. A page far past the end asks for nothing, but (page - 1) * per_page can
  * exceed PostgreSQL's bigint (a 500): capped, it still asks for nothing.

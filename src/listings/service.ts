@@ -7,7 +7,7 @@ import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/database.js';
-import { containsPattern, equalsPattern, pageCount } from '../db/list-query.js';
+import { containsPattern, equalsPattern, listPage } from '../db/list-query.js';
 import type { ListingUpdate, NewListing } from '../db/schema.js';
 import { type PatchFields, previousValues, sparseUpdate } from '../db/sparse-update.js';
 import { audienceAuditAction, canonicalAudience } from '../domain/audience.js';
@@ -88,7 +88,11 @@ export function listingBodyItems(body: unknown, loc: (string | number)[] = ['bod
 }
 
 /** The vocabulary a PATCH sets: only the field of the listing's own type counts; the others are ignored. */
-async function vocabularyChange(vocabularies: VocabularyRepository, listingType: StoredListingType, body: Static<typeof UpdateListingBody>) {
+async function vocabularyChange(
+  vocabularies: VocabularyRepository,
+  listingType: StoredListingType,
+  body: Static<typeof UpdateListingBody>,
+) {
   const kind = VOCABULARY_OF_TYPE[listingType];
   if (!kind || kind === 'landing_gear_type') return undefined; // landing-gear classification cannot be set
   const name = body[kind];
@@ -165,13 +169,11 @@ export function listingService(deps: ListingServiceDeps) {
 
       const { rows, total } = await listingsRepository(db).pageOfActive(owner.orgId, filters, query.page, query.per_page);
       const lookup = await loadVocabularyLookup(vocabularies, rows);
-      return {
-        items: rows.map((row) => toListingListItem(row, lookup)),
+      return listPage(
+        rows.map((row) => toListingListItem(row, lookup)),
         total,
-        page: query.page,
-        per_page: query.per_page,
-        pages: pageCount(total, query.per_page),
-      };
+        query,
+      );
     },
 
     async get(owner: Owner, id: string) {
@@ -203,10 +205,7 @@ export function listingService(deps: ListingServiceDeps) {
         }
         const before = written.previous;
         // documents / images are a direct overwrite: owned files the new lists drop are deleted.
-        const dropped = [
-          ...(body.documents ? (before.documents ?? []) : []),
-          ...(body.images ? (before.images ?? []) : []),
-        ];
+        const dropped = [...(body.documents ? (before.documents ?? []) : []), ...(body.images ? (before.images ?? []) : [])];
         const remaining = [...(written.documents ?? []), ...(written.images ?? [])];
         const queued = await queueDropped(deps, tx, id, dropped, remaining, log);
         const sent: Record<string, unknown> = body;
@@ -259,12 +258,7 @@ export type ListingService = ReturnType<typeof listingService>;
  * set only suspended or archived), any other status lifts the hold. Audited as `listing.suspended`
  * or `listing.approved`, in the same transaction.
  */
-async function moderateListing(
-  deps: ListingServiceDeps,
-  actor: Actor,
-  id: string,
-  body: Static<typeof AdminListingStatusBody>,
-) {
+async function moderateListing(deps: ListingServiceDeps, actor: Actor, id: string, body: Static<typeof AdminListingStatusBody>) {
   if (!isUuid(id)) throw listingNotFound();
   const { db, clock, vocabularies } = deps;
   const reason = body.reason?.trim() || undefined;

@@ -6,7 +6,7 @@ import type { Transaction } from 'kysely';
 import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
-import { containsPattern, pageCount, pageOffset } from '../db/list-query.js';
+import { containsPattern, listPage, pageOffset } from '../db/list-query.js';
 import type { DB, TeardownRow, TeardownUpdate } from '../db/schema.js';
 import { type PatchFields, sparseUpdate } from '../db/sparse-update.js';
 import { audienceAuditAction, canonicalAudience } from '../domain/audience.js';
@@ -97,13 +97,11 @@ async function listTeardowns(ctx: Ctx, orgId: string, q: Static<typeof ListTeard
     repo.page(orgId, filters, { sortColumn: SORT_COLUMNS[q.sort_by], direction: q.sort_dir, limit: q.per_page, offset }),
   ]);
   const vocabulary = await loadVocabularyLookup(ctx.vocabularies, rows);
-  return {
-    items: rows.map((r) => toListItem(r, vocabulary)),
+  return listPage(
+    rows.map((r) => toListItem(r, vocabulary)),
     total,
-    page: q.page,
-    per_page: q.per_page,
-    pages: pageCount(total, q.per_page),
-  };
+    q,
+  );
 }
 
 async function getTeardown(ctx: Ctx, orgId: string, id: string) {
