@@ -14,7 +14,18 @@
 //   node scripts/ensure-build.mjs --check   exit 0 when fresh, 1 when stale; never builds
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +34,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
 const STAMP = '.build-stamp';
 const ENTRY = join('src', 'server.js');
+const LOCK = join(ROOT, 'dist.lock');
 
 function filesUnder(dir) {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -65,12 +77,20 @@ export function isFresh(root = ROOT, expected = inputsHash(root)) {
   return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === expected;
 }
 
+class BuildError extends Error {
+  constructor(message, exitCode = 1) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
 function build(hash) {
   const tscVersion = compilerVersion();
   if (!tscVersion) {
-    console.error('dist/ is missing or older than src/, and TypeScript is not installed (a production install?).');
-    console.error('Run `npm install` (with dev dependencies) here, or build with `npm run build` in CI and ship dist/.');
-    process.exit(1);
+    throw new BuildError(
+      'dist/ is missing or older than src/, and TypeScript is not installed (a production install?).\n' +
+        'Run `npm install` (with dev dependencies) here, or build with `npm run build` in CI and ship dist/.',
+    );
   }
   const tsc = createRequire(join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
   const temp = join(ROOT, `dist.building-${process.pid}`);
@@ -79,8 +99,7 @@ function build(hash) {
   const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', temp], { cwd: ROOT, stdio: 'inherit' });
   if (run.status !== 0) {
     rmSync(temp, { recursive: true, force: true });
-    console.error('Build failed.');
-    process.exit(run.status ?? 1);
+    throw new BuildError('Build failed.', run.status ?? 1);
   }
   writeFileSync(join(temp, STAMP), `${hash}\n`);
   // Swap: the old dist/ moves aside first (a directory cannot be renamed over a non-empty one).
@@ -90,6 +109,47 @@ function build(hash) {
   rmSync(old, { recursive: true, force: true });
 }
 
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+};
+
+/**
+ * One builder at a time (two `npm start`s, or test files on two backends, may find dist/ stale at
+ * once): the lock file holds the builder's pid; a lock whose process is gone is taken over.
+ */
+function withBuildLock(fn) {
+  for (;;) {
+    try {
+      const fd = openSync(LOCK, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      let abandoned;
+      try {
+        const holder = Number(readFileSync(LOCK, 'utf8').trim());
+        // An empty lock is a holder between open and write, unless it has stayed empty for a while.
+        abandoned = holder ? !alive(holder) : Date.now() - statSync(LOCK).mtimeMs > 10_000;
+      } catch {
+        continue; // released meanwhile: try again
+      }
+      if (abandoned) rmSync(LOCK, { force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+  try {
+    fn();
+  } finally {
+    rmSync(LOCK, { force: true });
+  }
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const hash = inputsHash();
   const fresh = isFresh(ROOT, hash);
@@ -97,5 +157,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.log(fresh ? 'dist/ is up to date' : 'dist/ is stale');
     process.exit(fresh ? 0 : 1);
   }
-  if (!fresh) build(hash);
+  // Checked again under the lock: another process may have just built the same sources.
+  try {
+    if (!fresh) withBuildLock(() => isFresh(ROOT, hash) || build(hash));
+  } catch (err) {
+    if (!(err instanceof BuildError)) throw err;
+    console.error(err.message);
+    process.exit(err.exitCode);
+  }
 }
