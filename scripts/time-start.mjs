@@ -1,6 +1,6 @@
 // Measures how long `npm start` takes to answer GET /healthz: spawns it in its own process group on a
 // free port, polls every 25 ms, prints the milliseconds, then stops the group with SIGTERM.
-// Usage: node scripts/time-start.mjs [runs=3] [data-dir]   (a fresh temp DATA_DIR when none is given)
+// Usage: node scripts/time-start.mjs [runs=3] [data-dir]   (a fresh temp DATA_DIR per run when none is given)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -25,7 +25,7 @@ async function once() {
   const child = spawn('npm', ['start', '--silent'], {
     detached: true,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOBS_INTERVAL_SECONDS: '0' },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOBS_INTERVAL_SECONDS: '0', SHUTDOWN_DRAIN_SECONDS: '0' },
   });
   let exited = false;
   child.on('exit', () => {
