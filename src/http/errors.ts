@@ -135,6 +135,9 @@ export const invalidContentType = (got: string, allowed: readonly string[]) =>
 export const badUpload = (message: string) => new ApiError(400, message);
 export const storageUnavailable = () =>
   business(502, 'storage_unavailable', 'Object storage is unavailable. Nothing was stored; retry later.');
+// Serving stored files (plain-string detail, like the other protocol-level answers).
+export const rangeNotSatisfiable = (contentRange: string) => new ApiError(416, 'Range Not Satisfiable', { 'content-range': contentRange });
+export const preconditionFailed = () => new ApiError(412, 'Precondition Failed');
 
 export const internalError = () => new ApiError(500, 'Internal Server Error');
 // --- files: the bytes contradict the declared type

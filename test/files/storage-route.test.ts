@@ -35,8 +35,13 @@ async function upload(folder: string, filename: string, contentType: string, dat
   if (res.statusCode !== 200) throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
   return res.json().url;
 }
+/** The app over real HTTP: it listens once, on a free port, for the tests that need a socket. */
+async function listeningPort(): Promise<number> {
+  if (!h.t.app.server.listening) await h.t.app.listen({ port: 0, host: '127.0.0.1' });
+  return (h.t.app.server.address() as AddressInfo).port;
+}
 const pathOf = (url: string) => new URL(url).pathname;
-const get = (url: string, method: 'GET' | 'HEAD' = 'GET') => h.t.app.inject({ method, url });
+const get = (url: string, method: 'GET' | 'HEAD' = 'GET', headers: Record<string, string> = {}) => h.t.app.inject({ method, url, headers });
 
 describe('serving stored files', () => {
   it('serves a document without authentication, as an attachment of its type, with nosniff', async () => {
@@ -91,6 +96,101 @@ describe('serving stored files', () => {
   });
 });
 
+describe('ranges and conditional requests', () => {
+  let url: string;
+  let data: Buffer;
+  beforeAll(async () => {
+    data = bytes.pdf(10_000);
+    url = pathOf(await upload('documents', 'manual.pdf', 'application/pdf', data));
+  });
+
+  it('advertises byte ranges and validators on every answer', async () => {
+    const res = await get(url);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['accept-ranges']).toBe('bytes');
+    expect(res.headers.etag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+    expect(new Date(res.headers['last-modified'] as string).toUTCString()).toBe(res.headers['last-modified']);
+  });
+
+  it('answers a byte range with 206, Content-Range and exactly those bytes, keeping the safety headers', async () => {
+    const res = await get(url, 'GET', { range: 'bytes=100-199' });
+    expect(res.statusCode).toBe(206);
+    expect(res.rawPayload).toEqual(data.subarray(100, 200));
+    expect(res.headers).toMatchObject({
+      'content-range': 'bytes 100-199/10000',
+      'content-length': '100',
+      'content-type': 'application/pdf',
+      'x-content-type-options': 'nosniff',
+      'content-disposition': expect.stringMatching(/^attachment; filename="manual.pdf"/),
+    });
+  });
+
+  it('answers suffix and open-ended ranges', async () => {
+    const tail = await get(url, 'GET', { range: 'bytes=-10' });
+    expect(tail.statusCode).toBe(206);
+    expect(tail.headers['content-range']).toBe('bytes 9990-9999/10000');
+    expect(tail.rawPayload).toEqual(data.subarray(9990));
+    const rest = await get(url, 'GET', { range: 'bytes=9000-' });
+    expect(rest.statusCode).toBe(206);
+    expect(rest.rawPayload).toEqual(data.subarray(9000));
+  });
+
+  it('answers HEAD with a range with the 206 headers and no body', async () => {
+    const res = await get(url, 'HEAD', { range: 'bytes=0-9' });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe('bytes 0-9/10000');
+    expect(res.headers['content-length']).toBe('10');
+    expect(res.rawPayload.length).toBe(0);
+  });
+
+  it('answers a range past the end with 416, the size in Content-Range and a plain detail', async () => {
+    const res = await get(url, 'GET', { range: 'bytes=20000-20010' });
+    expect(res.statusCode).toBe(416);
+    expect(res.headers['content-range']).toBe('bytes */10000');
+    expect(res.json()).toEqual({ detail: 'Range Not Satisfiable' });
+  });
+
+  it('answers a matching If-None-Match with 304 and no body, and a stale one with the file', async () => {
+    const etag = (await get(url)).headers.etag as string;
+    const cached = await get(url, 'GET', { 'if-none-match': etag });
+    expect(cached.statusCode).toBe(304);
+    expect(cached.rawPayload.length).toBe(0);
+    expect(cached.headers.etag).toBe(etag);
+    const stale = await get(url, 'GET', { 'if-none-match': 'W/"0-0"' });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.rawPayload).toEqual(data);
+  });
+
+  it('answers If-Modified-Since at or after Last-Modified with 304', async () => {
+    const lastModified = (await get(url)).headers['last-modified'] as string;
+    expect((await get(url, 'GET', { 'if-modified-since': lastModified })).statusCode).toBe(304);
+    expect((await get(url, 'GET', { 'if-modified-since': new Date(0).toUTCString() })).statusCode).toBe(200);
+  });
+
+  it('serves the whole file when If-Range names another version, and the range when it names this one', async () => {
+    const etag = (await get(url)).headers.etag as string;
+    const other = await get(url, 'GET', { range: 'bytes=0-9', 'if-range': 'W/"1-1"' });
+    expect(other.statusCode).toBe(200);
+    expect(other.rawPayload).toEqual(data);
+    const same = await get(url, 'GET', { range: 'bytes=0-9', 'if-range': etag });
+    expect(same.statusCode).toBe(206);
+    expect(same.rawPayload).toEqual(data.subarray(0, 10));
+  });
+
+  it('answers a failed If-Match with 412', async () => {
+    const res = await get(url, 'GET', { 'if-match': '"another"' });
+    expect(res.statusCode).toBe(412);
+    expect(res.json()).toEqual({ detail: 'Precondition Failed' });
+  });
+
+  it('serves a range over real HTTP', async () => {
+    const port = await listeningPort();
+    const res = await fetch(`http://127.0.0.1:${port}${url}`, { headers: { range: 'bytes=5000-5999' } });
+    expect(res.status).toBe(206);
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(data.subarray(5000, 6000));
+  });
+});
+
 describe('what is never served', () => {
   const media = () => `/storage/${h.t.app.ctx.config.storage.mediaBucket}`;
 
@@ -130,8 +230,7 @@ describe('what is never served', () => {
 
   it('answers a raw ../ path over real HTTP with 404', async () => {
     writeFileSync(join(h.t.dataDir, 'secret.txt'), 'secret');
-    await h.t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = h.t.app.server.address() as AddressInfo;
+    const port = await listeningPort();
     const status = await new Promise<number>((resolve, reject) => {
       http
         .get({ host: '127.0.0.1', port, path: `${media()}/teardowns/${teardownId}/../../../../secret.txt`, agent: false }, (res) => {
@@ -149,6 +248,18 @@ describe('what is never served', () => {
     writeFileSync(join(h.t.dataDir, 'secret.txt'), 'secret');
     symlinkSync(join(h.t.dataDir, 'secret.txt'), join(dir, 'abcdef12_link.pdf'));
     const res = await get(`${media()}/teardowns/${teardownId}/documents/abcdef12_link.pdf`);
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('never follows a symbolic link standing for a directory on the way', async () => {
+    const mediaDir = join(h.t.dataDir, 'storage', h.t.app.ctx.config.storage.mediaBucket);
+    const outside = join(h.t.dataDir, 'outside', 'documents');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, 'abcdef12_x.pdf'), '%PDF-1.4 secret');
+    const linkedId = '00000000-0000-4000-8000-0000000000aa';
+    mkdirSync(join(mediaDir, 'teardowns'), { recursive: true });
+    symlinkSync(join(h.t.dataDir, 'outside'), join(mediaDir, 'teardowns', linkedId));
+    const res = await get(`${media()}/teardowns/${linkedId}/documents/abcdef12_x.pdf`);
     expect(res.statusCode).toBe(404);
   });
 

@@ -1,6 +1,7 @@
-// The operator CLI, run as a child process the way an operator runs it, against a database of
-// its own: embedded PGlite in a temp DATA_DIR, or a fresh PostgreSQL database on that backend.
-import { execFile } from 'node:child_process';
+// The operator CLI, run as a child process the way an operator runs it (the compiled dist/, as
+// `npm run admin` does), against a database of its own: embedded PGlite in a temp DATA_DIR, or a
+// fresh PostgreSQL database on that backend.
+import { execFile, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { lockDataDir } from '../../src/db/data-dir-lock.js';
 import { ADMIN_TOKEN, backend } from '../helpers/app.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const CLI = join(ROOT, 'src/cli/admin.ts');
+const CLI = join(ROOT, 'dist/src/cli/admin.js');
 const SLOW = 120_000; // every run starts a process and opens the database
 
 let dataDir: string;
@@ -21,6 +22,9 @@ let databaseUrl: string | undefined;
 let dropDatabase = async () => {};
 
 beforeAll(async () => {
+  // What `npm run admin` does first: build dist/ when the sources changed (one builder at a time).
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts/ensure-build.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`ensure-build failed: ${build.stderr}${build.stdout}`);
   dataDir = mkdtempSync(join(tmpdir(), 'partner-api-cli-'));
   if (backend() === 'postgres') {
     const adminUrl = process.env.TEST_DATABASE_URL as string;
@@ -39,7 +43,7 @@ beforeAll(async () => {
       await c.end();
     };
   }
-});
+}, SLOW);
 afterAll(async () => {
   await dropDatabase();
   rmSync(dataDir, { recursive: true, force: true });
@@ -51,8 +55,7 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `npm run admin -- <args>` as `node --import tsx src/cli/admin.ts <args>`, with a clean environment. */
-function cli(...args: string[]): Promise<Run> {
+function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? tmpdir(),
@@ -60,20 +63,30 @@ function cli(...args: string[]): Promise<Run> {
     LOG_LEVEL: 'silent',
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  return env;
+}
+
+function run(file: string, args: string[]): Promise<Run> {
   return new Promise((done) => {
-    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env, timeout: SLOW }, (err, stdout, stderr) => {
+    execFile(file, args, { cwd: ROOT, env: cleanEnv(), timeout: SLOW }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       done({ code, stdout, stderr });
     });
   });
 }
 
+/** `npm run admin -- <args>` without npm: the compiled CLI that script runs once dist/ is fresh. */
+const cli = (...args: string[]) => run(process.execPath, [CLI, ...args]);
+
+/** The real npm script, through the npm on PATH, as an operator types it. */
+const runNpm = (...args: string[]) => run('npm', args);
+
 const occurrences = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('usage', () => {
-  it('prints help listing every command', async () => {
-    const run = await cli('help');
-    expect(run.code).toBe(0);
+  it('prints help listing every command, through `npm run admin` itself', async () => {
+    const run = await runNpm('run', '--silent', 'admin', '--', 'help');
+    expect(run.code, run.stderr).toBe(0);
     for (const command of [
       'create-org',
       'create-user',
@@ -272,7 +285,11 @@ describe('vocabularies, jobs and demo', () => {
     async () => {
       const run = await cli('run-jobs', '--json');
       expect(run.code, run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout)).toEqual({ archived_teardowns: expect.any(Number), revoked_keys: expect.any(Number), deleted_files: expect.any(Number) });
+      expect(JSON.parse(run.stdout)).toEqual({
+        archived_teardowns: expect.any(Number),
+        revoked_keys: expect.any(Number),
+        deleted_files: expect.any(Number),
+      });
     },
     SLOW,
   );
