@@ -5,8 +5,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiActor, callerOf } from '../http/caller.js';
 import { authErrorResponses, businessErrorRef, Page, plainErrorRef } from '../http/schemas.js';
+import { listingBodyItems } from './rules.js';
 import { CreateListingBody, ListingDetail, ListingIdParams, ListingListItem, ListingQuery, UpdateListingBody } from './schemas.js';
-import { listingBodyItems, listingService, type Owner } from './service.js';
+import { listingService, type Owner } from './service.js';
 
 const tags = ['listings'];
 const seller = { capability: 'seller' } as const;

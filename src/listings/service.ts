@@ -11,16 +11,16 @@ import { containsPattern, equalsPattern, listPage } from '../db/list-query.js';
 import type { ListingUpdate, NewListing } from '../db/schema.js';
 import { type PatchFields, previousValues, sparseUpdate } from '../db/sparse-update.js';
 import { audienceAuditAction, canonicalAudience } from '../domain/audience.js';
-import { unknownCountryItem } from '../domain/countries.js';
 import { isUuid } from '../domain/ids.js';
 import type { StoredListingType } from '../domain/listings.js';
 import type { VocabularyKind } from '../domain/records.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
-import { listingNotFound, type SchemaErrorItem, suspendedByOperator, vocabRequired } from '../http/errors.js';
+import { listingNotFound, suspendedByOperator, vocabRequired } from '../http/errors.js';
 import { loadVocabularyLookup, VOCABULARY_COLUMN } from '../vocabularies/attach.js';
 import type { VocabularyRepository } from '../vocabularies/repository.js';
 import { resolveVocabulary } from '../vocabularies/resolve.js';
 import { type ListingFilters, listingsRepository, STATUSES_WHILE_HELD } from './repository.js';
+import { listingBodyItems } from './rules.js';
 import type { AdminListingStatusBody, CreateListingBody, ImportListingsBody, ListingQuery, UpdateListingBody } from './schemas.js';
 import { toListingDetail, toListingListItem, VOCABULARY_OF_TYPE } from './view.js';
 
@@ -76,16 +76,6 @@ async function detailOf(db: Database, vocabularies: VocabularyRepository, id: st
   return toListingDetail(row, await loadVocabularyLookup(vocabularies, [row], db));
 }
 
-/**
- * The listing rules JSON Schema cannot express, joined to the schema's items in one 422 by the
- * request validation step (http/request-validation.ts): the schema admits any two letters, only
- * assigned ISO 3166-1 codes are stored (decisions.md section 2).
- */
-export function listingBodyItems(body: unknown, loc: (string | number)[] = ['body']): SchemaErrorItem[] {
-  const country = typeof body === 'object' && body !== null ? (body as { country?: unknown }).country : undefined;
-  const item = unknownCountryItem(country, [...loc, 'country']);
-  return item ? [item] : [];
-}
 
 /** The vocabulary a PATCH sets: only the field of the listing's own type counts; the others are ignored. */
 async function vocabularyChange(
