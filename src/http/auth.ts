@@ -113,9 +113,14 @@ export function apiKeyAuthHook(deps: AuthDeps) {
     const window = await count(request, `key:${principal.key_id}`);
     if (window) {
       const resetSeconds = Math.max(1, Math.ceil(window.resetMs / 1000));
+      const remaining = Math.max(0, deps.ratePerMinute - window.count);
+      // The names of decisions.md section 1, which clients read today...
       reply.header('ratelimit-limit', deps.ratePerMinute);
-      reply.header('ratelimit-remaining', Math.max(0, deps.ratePerMinute - window.count));
+      reply.header('ratelimit-remaining', remaining);
       reply.header('ratelimit-reset', resetSeconds);
+      // ...and the current IETF draft's structured fields (draft-ietf-httpapi-ratelimit-headers).
+      reply.header('ratelimit-policy', `"minute";q=${deps.ratePerMinute};w=${WINDOW_MS / 1000}`);
+      reply.header('ratelimit', `"minute";r=${remaining};t=${resetSeconds}`);
       if (window.count > deps.ratePerMinute) refuse(tooManyRequests(resetSeconds));
     }
 

@@ -96,10 +96,26 @@ describe('per-key budget', () => {
     expect(rateHeaders(mismatch)).toMatchObject({ limit: String(LIMIT), remaining: String(LIMIT - 2) });
   });
 
+  it('sends the IETF draft RateLimit-Policy and RateLimit fields beside them, counting down to the 429', async () => {
+    const p = await createPrincipal(t);
+    const seen: { policy: unknown; fields: unknown; status: number }[] = [];
+    for (let i = 1; i <= LIMIT + 1; i++) {
+      const res = await list(p.headers);
+      seen.push({ policy: res.headers['ratelimit-policy'], fields: res.headers.ratelimit, status: res.statusCode });
+    }
+    for (const { policy } of seen) expect(policy).toBe(`"minute";q=${LIMIT};w=60`);
+    const remaining = seen.map(({ fields }) => /^"minute";r=(\d+);t=(\d+)$/.exec(String(fields)));
+    expect(remaining.map((m) => Number(m?.[1]))).toEqual([...Array.from({ length: LIMIT }, (_, i) => LIMIT - i - 1), 0]);
+    for (const m of remaining) expect(Number(m?.[2])).toBeGreaterThanOrEqual(1);
+    expect(seen.at(-1)?.status).toBe(429);
+  });
+
   it('sends no RateLimit headers before the key is known', async () => {
     const res = await list({}, freshIp());
     expect(res.statusCode).toBe(401);
     expect(res.headers['ratelimit-limit']).toBeUndefined();
+    expect(res.headers.ratelimit).toBeUndefined();
+    expect(res.headers['ratelimit-policy']).toBeUndefined();
   });
 });
 
@@ -161,7 +177,10 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('shared budget through Redis', () =
       for (let i = 0; i <= LIMIT; i++) {
         const res = await instances[i % 2]?.inject({ method: 'GET', url: '/public/v1/teardowns', headers: p.headers });
         statuses.push(res?.statusCode ?? 0);
-        if (res?.statusCode === 200) expect(res.headers['ratelimit-remaining']).toBe(String(LIMIT - i - 1));
+        if (res?.statusCode === 200) {
+          expect(res.headers['ratelimit-remaining']).toBe(String(LIMIT - i - 1));
+          expect(res.headers.ratelimit).toMatch(new RegExp(`^"minute";r=${LIMIT - i - 1};t=\\d+$`));
+        }
       }
       expect(statuses).toEqual([...Array(LIMIT).fill(200), 429]);
     } finally {
