@@ -1,6 +1,7 @@
 // Unauthenticated operational routes: liveness, readiness, metrics and the OpenAPI document.
 import type { FastifyInstance } from 'fastify';
 import { pingDatabase } from '../db/database.js';
+import { publicDocument } from './openapi.js';
 
 const READINESS_DEADLINE_MS = 800;
 
@@ -49,10 +50,6 @@ export async function systemRoutes(app: FastifyInstance) {
     return reply.type(registry.contentType).send(await registry.metrics());
   });
 
-  // The public document lists the partner endpoints only; operator routes stay out of it.
-  app.get('/public/v1/openapi.json', { schema: hidden }, async () => {
-    const doc = app.swagger() as { paths?: Record<string, unknown> };
-    const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).filter(([path]) => path.startsWith('/public/v1/')));
-    return { ...doc, paths };
-  });
+  // The public document lists the partner endpoints only, with their common headers (openapi.ts).
+  app.get('/public/v1/openapi.json', { schema: hidden }, async () => publicDocument(app.swagger() as Record<string, unknown>));
 }

@@ -103,9 +103,25 @@ describe('/public/v1/openapi.json', () => {
   it('resolves every $ref to a component of the document', async () => {
     const full = (await t.app.inject({ method: 'GET', url: '/public/v1/openapi.json' })).body;
     const refs = [...full.matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1] as string);
+    const components = doc.components as Record<string, Record<string, unknown> | undefined>;
     for (const ref of new Set(refs)) {
-      expect(ref, ref).toMatch(/^#\/components\/schemas\//);
-      expect(doc.components?.schemas?.[ref.replace('#/components/schemas/', '')], ref).toBeDefined();
+      const [, kind, name] = /^#\/components\/(schemas|headers)\/(.+)$/.exec(ref) ?? [];
+      expect(kind, ref).toBeDefined();
+      expect(components[kind as string]?.[name as string], ref).toBeDefined();
+    }
+  });
+
+  it('declares x-request-id on every response, the rate-limit fields once the key is known, Retry-After on 429', () => {
+    type Response = { headers?: Record<string, { $ref: string }> };
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, Response>)) {
+          const where = `${method} ${path} ${status}`;
+          expect(response.headers?.['x-request-id'], where).toEqual({ $ref: '#/components/headers/XRequestId' });
+          if (status !== '401') expect(response.headers?.RateLimit, where).toEqual({ $ref: '#/components/headers/RateLimit' });
+          if (status === '429') expect(response.headers?.['Retry-After'], where).toEqual({ $ref: '#/components/headers/RetryAfter' });
+        }
+      }
     }
   });
 
