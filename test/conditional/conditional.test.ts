@@ -348,3 +348,33 @@ describe('a real race', () => {
     });
   }
 });
+
+describe('conditional requests in the OpenAPI document', () => {
+  it('declares ETag, If-Match / If-None-Match, 304 and 412 on the operations concerned', async () => {
+    const doc = (await h.t.app.inject({ method: 'GET', url: '/public/v1/openapi.json' })).json();
+    type Op = { parameters?: { name: string; in: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+    const op = (path: string, method: string): Op => doc.paths[`/public/v1${path}`][method];
+    const headerParams = (o: Op) => (o.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
+    for (const path of ['/teardowns/{teardown_id}', '/sales-lease-exchange/{listing_id}']) {
+      expect(headerParams(op(path, 'get'))).toContain('if-none-match');
+      expect(op(path, 'get').responses['200']?.headers).toHaveProperty('ETag');
+      expect(op(path, 'get').responses).toHaveProperty('304');
+      for (const method of ['patch', 'delete']) {
+        expect(headerParams(op(path, method))).toContain('if-match');
+        expect(op(path, method).responses).toHaveProperty('412');
+      }
+      expect(op(path, 'patch').responses['200']?.headers).toHaveProperty('ETag');
+    }
+    for (const [path, method] of [
+      ['/teardowns/transition/{teardown_id}', 'post'],
+      ['/teardown/documents/{teardown_id}', 'post'],
+      ['/teardown/occm/{teardown_id}', 'post'],
+      ['/teardown/occm/{teardown_id}', 'delete'],
+      ['/sales-lease-exchange/images/{listing_id}/by-url', 'delete'],
+    ] as const) {
+      expect(headerParams(op(path, method)), path).toContain('if-match');
+      expect(op(path, method).responses, path).toHaveProperty('412');
+    }
+    expect(op('/teardowns', 'post').responses['201']?.headers).toHaveProperty('ETag');
+  });
+});
