@@ -87,6 +87,8 @@ export interface TeardownsTable {
   non_incident_statement: string | null;
   /** Operator suspension: a seller's own actions cannot bring the record back to an active status. */
   moderation_hold: Generated<boolean>;
+  /** Bumped by a BEFORE UPDATE trigger on every change (migration 0005); the ETag's source. */
+  row_version: ColumnType<number, never, never>;
   published_at: Timestamp;
   expires_at: Timestamp;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -118,6 +120,8 @@ export interface ListingsTable {
   images: string[] | null;
   /** Operator suspension: while set, a seller may set the status only to suspended or archived. */
   moderation_hold: Generated<boolean>;
+  /** Bumped by a BEFORE UPDATE trigger on every change (migration 0005); the ETag's source. */
+  row_version: ColumnType<number, never, never>;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
   updated_at: Timestamp;
 }

@@ -4,8 +4,10 @@
 // (`FROM (SELECT ... FOR UPDATE) old`), never from an earlier query.
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
+import { andVersion } from '../db/row-version.js';
 import type { DB } from '../db/schema.js';
 import type { AudienceValue } from '../domain/records.js';
+import type { IfMatch } from '../http/conditional.js';
 import { SLOT_COLUMNS, type SlotColumn } from '../domain/teardowns.js';
 
 export { SLOT_COLUMNS, type SlotColumn };
@@ -45,6 +47,8 @@ export interface AttachInput {
   /** An audience to apply (already canonical); audience_set_at moves only when it differs. */
   audience?: AudienceValue[];
   now: Date;
+  /** The client's If-Match: the statement writes only while the row still has one of its versions. */
+  ifMatch?: IfMatch;
 }
 
 export interface DetachInput {
@@ -56,18 +60,21 @@ export interface DetachInput {
   /** Slots cleared when they hold the removed URL. */
   slots: readonly SlotColumn[];
   now: Date;
+  ifMatch?: IfMatch;
 }
 
 export function filesRepository(db: Database) {
   return {
-    async recordExists(table: RecordTable, id: string, orgId: string): Promise<boolean> {
-      const { rows } = await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId}`.execute(db);
-      return rows.length > 0;
+    /** The row version of an owned record; undefined when it does not exist in the organization. */
+    async recordVersion(table: RecordTable, id: string, orgId: string): Promise<number | undefined> {
+      const { rows } = await sql<{ row_version: number }>`
+        SELECT row_version FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId}`.execute(db);
+      return rows[0]?.row_version;
     },
 
     /** Appends `url` to the column (and sets the slot, the audience); undefined when the record is gone. */
     async attach(tx: Executor, input: AttachInput) {
-      const { table, id, orgId, url, audience, slot, now } = input;
+      const { table, id, orgId, url, audience, slot, now, ifMatch } = input;
       const sets = [
         sql`${column(input.column)} = array_append(coalesce(${rowValue(input.column)}, '{}'::text[]), ${url}::text)`,
         ...(slot ? [sql`${column(slot)} = ${url}::text`] : []),
@@ -85,7 +92,7 @@ export function filesRepository(db: Database) {
           SELECT audience, ${slot ? column(slot) : sql`NULL::text`} AS slot_value
           FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE
         ) AS old
-        WHERE t.id = ${id} AND t.org_id = ${orgId}
+        WHERE t.id = ${id} AND t.org_id = ${orgId}${andVersion('t.row_version', ifMatch)}
         RETURNING old.audience AS previous_audience, t.audience AS audience, old.slot_value AS previous_slot`.execute(tx);
       return rows[0];
     },
@@ -95,7 +102,7 @@ export function filesRepository(db: Database) {
      * Undefined when the URL was not in the column (or the record is gone): nothing was written.
      */
     async detach(tx: Executor, input: DetachInput): Promise<{ clearedSlots: SlotColumn[]; remainingUrls: (string | null)[] } | undefined> {
-      const { table, id, orgId, url, slots, now } = input;
+      const { table, id, orgId, url, slots, now, ifMatch } = input;
       const sets = [
         sql`${column(input.column)} = array_remove(${rowValue(input.column)}, ${url}::text)`,
         ...slots.map((slot) => sql`${column(slot)} = CASE WHEN ${rowValue(slot)} = ${url}::text THEN NULL ELSE ${rowValue(slot)} END`),
@@ -105,7 +112,7 @@ export function filesRepository(db: Database) {
       const { rows } = await sql<Record<string, unknown> & { remaining_urls: (string | null)[] }>`
         UPDATE ${sql.table(table)} AS t SET ${sql.join(sets)}
         FROM (SELECT ${slotColumns} FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE) AS old
-        WHERE t.id = ${id} AND t.org_id = ${orgId} AND ${url}::text = ANY(${rowValue(input.column)})
+        WHERE t.id = ${id} AND t.org_id = ${orgId} AND ${url}::text = ANY(${rowValue(input.column)})${andVersion('t.row_version', ifMatch)}
         RETURNING ${slots.length > 0 ? sql`${sql.join(slots.map((s) => sql.ref(`old.${s}`)))}, ` : sql``}${remainingUrls(table)} AS remaining_urls`.execute(
         tx,
       );
@@ -115,13 +122,13 @@ export function filesRepository(db: Database) {
     },
 
     /** Empties a teardown slot and drops its URL from documents[]; undefined when the slot was empty. */
-    async clearSlot(tx: Executor, input: { id: string; orgId: string; slot: SlotColumn; now: Date }) {
-      const { id, orgId, slot, now } = input;
+    async clearSlot(tx: Executor, input: { id: string; orgId: string; slot: SlotColumn; now: Date; ifMatch?: IfMatch }) {
+      const { id, orgId, slot, now, ifMatch } = input;
       const { rows } = await sql<{ url: string; remaining_urls: (string | null)[] }>`
         UPDATE teardowns AS t
         SET ${column(slot)} = NULL, documents = array_remove(t.documents, ${rowValue(slot)}), updated_at = ${now}::timestamptz
         FROM (SELECT ${column(slot)} AS url FROM teardowns WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE) AS old
-        WHERE t.id = ${id} AND t.org_id = ${orgId} AND ${rowValue(slot)} IS NOT NULL
+        WHERE t.id = ${id} AND t.org_id = ${orgId} AND ${rowValue(slot)} IS NOT NULL${andVersion('t.row_version', ifMatch)}
         RETURNING old.url AS url, ${remainingUrls('teardowns')} AS remaining_urls`.execute(tx);
       return rows[0] ? { url: rows[0].url, remainingUrls: rows[0].remaining_urls } : undefined;
     },

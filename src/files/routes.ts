@@ -4,7 +4,8 @@ import multipart from '@fastify/multipart';
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { apiActor, callerOf } from '../http/caller.js';
-import { authErrorResponses, businessErrorRef, plainErrorRef, StatusOk } from '../http/schemas.js';
+import { ifMatchOf } from '../http/conditional.js';
+import { authErrorResponses, businessErrorRef, IfMatchHeaders, plainErrorRef, preconditionResponses, StatusOk } from '../http/schemas.js';
 import { validatorCompiler } from '../http/validation.js';
 import { ACCEPTED } from './content-types.js';
 import { multipartForm, multipartLimits } from './form.js';
@@ -51,8 +52,9 @@ const uploadErrors = {
   404: plainErrorRef,
   422: Type.Unsafe({ description: 'Missing file (schema item at ["body", "file"]) or invalid_audience' }),
   502: businessErrorRef,
+  ...preconditionResponses,
 };
-const removalErrors = { ...authErrorResponses, 404: plainErrorRef };
+const removalErrors = { ...authErrorResponses, 404: plainErrorRef, ...preconditionResponses };
 
 interface Family {
   owner: OwnerKind;
@@ -91,6 +93,8 @@ export async function fileRoutes(app: FastifyInstance) {
   const caller = (request: FastifyRequest) => ({ orgId: callerOf(request).orgId, actor: apiActor(request), log: request.log });
   // Routes are built per family, so Fastify cannot type the params: idParams(family) declared this one.
   const recordId = (request: FastifyRequest, family: Family) => (request.params as Record<string, string>)[family.param];
+  // Parsed before the body is read: a malformed If-Match is refused before any byte is stored.
+  const ifMatch = (request: FastifyRequest, family: Family) => ifMatchOf(request, OWNERS[family.owner].entity, recordId(request, family));
 
   function upload(family: Family, path: string, target: Target, operationId: string, summary: string) {
     const schema: FastifySchema = {
@@ -98,13 +102,16 @@ export async function fileRoutes(app: FastifyInstance) {
       summary,
       tags: [family.tag],
       params: idParams(family),
+      headers: IfMatchHeaders,
       // An OpenAPI content map for the docs only (multipart bodies are not validated by Ajv), which TSchema does not describe.
       body: { content: { 'multipart/form-data': { schema: uploadForm(target) } } } as unknown as TSchema,
       response: { 200: UploadResult, ...uploadErrors },
     };
-    app.post(`${family.base}/${path}/:${family.param}`, { schema, config: { capability: 'seller' } }, async (request) =>
-      service.upload(OWNERS[family.owner], target, recordId(request, family), caller(request), multipartForm(request, maxUploadBytes)),
-    );
+    app.post(`${family.base}/${path}/:${family.param}`, { schema, config: { capability: 'seller' } }, async (request) => {
+      const condition = ifMatch(request, family);
+      const form = multipartForm(request, maxUploadBytes);
+      return service.upload(OWNERS[family.owner], target, recordId(request, family), caller(request), form, condition);
+    });
   }
 
   function removeByUrl(family: Family, path: string, target: Target, operationId: string, summary: string) {
@@ -113,12 +120,20 @@ export async function fileRoutes(app: FastifyInstance) {
       summary,
       tags: [family.tag],
       params: idParams(family),
+      headers: IfMatchHeaders,
       querystring: UrlQuery,
       response: { 200: StatusOk, ...removalErrors },
     };
     app.delete(`${family.base}/${path}/:${family.param}/by-url`, { schema, config: { capability: 'seller' } }, async (request) =>
       // UrlQuery validated the query; the route's FastifySchema is untyped, being built per family.
-      service.removeByUrl(OWNERS[family.owner], target, recordId(request, family), (request.query as { url: string }).url, caller(request)),
+      service.removeByUrl(
+        OWNERS[family.owner],
+        target,
+        recordId(request, family),
+        (request.query as { url: string }).url,
+        caller(request),
+        ifMatch(request, family),
+      ),
     );
   }
 
@@ -150,11 +165,12 @@ export async function fileRoutes(app: FastifyInstance) {
           summary: `Clear the teardown's ${field} slot and remove its URL from documents[] (idempotent)`,
           tags: [TEARDOWNS.tag],
           params: idParams(TEARDOWNS),
+          headers: IfMatchHeaders,
           response: { 200: StatusOk, ...removalErrors },
         },
         config: { capability: 'seller' },
       },
-      async (request) => service.clearSlot(docType, recordId(request, TEARDOWNS), caller(request)),
+      async (request) => service.clearSlot(docType, recordId(request, TEARDOWNS), caller(request), ifMatch(request, TEARDOWNS)),
     );
   }
 }

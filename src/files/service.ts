@@ -9,6 +9,7 @@ import type { DB } from '../db/schema.js';
 import { audienceAuditAction, audienceFromCsv } from '../domain/audience.js';
 import { isUuid } from '../domain/ids.js';
 import { AUDIENCE_VALUES, type AudienceValue, type FileNoun, type RecordEntity } from '../domain/records.js';
+import { etagOf, type IfMatch, matchesVersion, preconditionFailed } from '../http/conditional.js';
 import {
   type ApiError,
   badUpload,
@@ -105,11 +106,31 @@ function formAudience(value: unknown): AudienceValue[] | undefined {
 export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | 'clock'> & Partial<Pick<AppContext, 'health'>>) {
   const repo = filesRepository(ctx.db);
 
-  /** The record's canonical id when it exists in the caller's organization, else the owner's plain 404. */
-  async function ownedRecord(owner: Owner, recordId: string, orgId: string): Promise<string> {
+  /**
+   * The record's canonical id when it exists in the caller's organization, else the owner's plain
+   * 404; then its If-Match (412 when stale). The check here is an early answer (a stale upload is
+   * refused before its bytes are stored); the writing statement repeats it, and that decides.
+   */
+  async function ownedRecord(owner: Owner, recordId: string, orgId: string, ifMatch?: IfMatch): Promise<string> {
     const id = recordId.toLowerCase();
-    if (!isUuid(id) || !(await repo.recordExists(owner.table, id, orgId))) throw owner.notFound();
+    const version = isUuid(id) ? await repo.recordVersion(owner.table, id, orgId) : undefined;
+    if (version === undefined) throw owner.notFound();
+    assertMatches(owner, id, ifMatch, version);
     return id;
+  }
+
+  function assertMatches(owner: Owner, id: string, ifMatch: IfMatch | undefined, version: number): void {
+    if (!matchesVersion(ifMatch, version)) throw preconditionFailed(etagOf(owner.entity, id, version));
+  }
+
+  /**
+   * A conditional write touched no row: 412 when the record is there with another version, 404
+   * when it is gone; returns when neither explains it (the write had nothing to do).
+   */
+  async function explainUnwritten(owner: Owner, id: string, orgId: string, ifMatch: IfMatch | undefined): Promise<void> {
+    const version = await repo.recordVersion(owner.table, id, orgId);
+    if (version === undefined) throw owner.notFound();
+    assertMatches(owner, id, ifMatch, version);
   }
 
   /** Deletes an object that was not kept, and its outbox row; what fails is left to the sweep. */
@@ -182,8 +203,8 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
      * first, the stored object deleted when it comes after. Any failure after the put deletes the
      * object; should that delete fail too, the sweep deletes it once the upload grace has passed.
      */
-    async upload(owner: Owner, target: Target, recordId: string, caller: Caller, form: UploadForm): Promise<UploadResult> {
-      const id = await ownedRecord(owner, recordId, caller.orgId);
+    async upload(owner: Owner, target: Target, recordId: string, caller: Caller, form: UploadForm, ifMatch?: IfMatch): Promise<UploadResult> {
+      const id = await ownedRecord(owner, recordId, caller.orgId, ifMatch);
       let audience: AudienceValue[] | undefined;
       let stored: StoredFile | undefined;
       try {
@@ -209,6 +230,7 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
             slot: target.slot,
             audience,
             now,
+            ifMatch,
           });
           if (!row) return false;
           // The sweep claimed the row (the upload outlived its grace): the object may be going away.
@@ -236,7 +258,11 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
           }
           return true;
         });
-        if (!written) throw owner.notFound(); // deleted while the file streamed in
+        if (!written) {
+          // Deleted (404) or changed (412, with If-Match) while the file streamed in; the catch discards it.
+          await explainUnwritten(owner, id, caller.orgId, ifMatch);
+          throw owner.notFound();
+        }
         return { url: file.url, filename: file.filename, size: file.size, content_type: file.contentType };
       } catch (err) {
         if (stored) await discard(stored.pending, caller.log);
@@ -250,8 +276,15 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
      * record's own prefix, and only when no URL left on the record names it); after the commit the
      * file is deleted under a short deadline, else by the sweep. An absent URL writes nothing.
      */
-    async removeByUrl(owner: Owner, target: Target, recordId: string, url: string, caller: Caller): Promise<{ status: 'ok' }> {
-      const id = await ownedRecord(owner, recordId, caller.orgId);
+    async removeByUrl(
+      owner: Owner,
+      target: Target,
+      recordId: string,
+      url: string,
+      caller: Caller,
+      ifMatch?: IfMatch,
+    ): Promise<{ status: 'ok' }> {
+      const id = await ownedRecord(owner, recordId, caller.orgId, ifMatch);
       const slots = owner.kind === 'teardowns' && target.column === 'documents' ? SLOT_COLUMNS : [];
       const removed = await ctx.db.transaction().execute(async (tx) => {
         const outcome = await repo.detach(tx, {
@@ -262,6 +295,7 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
           url,
           slots,
           now: ctx.clock.now(),
+          ifMatch,
         });
         if (!outcome) return undefined;
         const queued = await queueDropped(tx, owner, id, [url], outcome.remainingUrls, caller.log);
@@ -278,16 +312,18 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
         return queued;
       });
       if (removed) await deleteAfterCommit(ctx, removed, caller.log);
+      // Nothing removed: an absent URL is the idempotent no-op, unless a stale If-Match stopped the write.
+      else if (ifMatch) await explainUnwritten(owner, id, caller.orgId, ifMatch);
       return { status: 'ok' };
     },
 
     /** Empties a teardown slot and drops its URL from documents[], audited; an empty slot writes nothing. */
-    async clearSlot(docType: SlotDocType, recordId: string, caller: Caller): Promise<{ status: 'ok' }> {
+    async clearSlot(docType: SlotDocType, recordId: string, caller: Caller, ifMatch?: IfMatch): Promise<{ status: 'ok' }> {
       const owner = OWNERS.teardowns;
       const slot = SLOT_DOC_TYPES[docType];
-      const id = await ownedRecord(owner, recordId, caller.orgId);
+      const id = await ownedRecord(owner, recordId, caller.orgId, ifMatch);
       const cleared = await ctx.db.transaction().execute(async (tx) => {
-        const outcome = await repo.clearSlot(tx, { id, orgId: caller.orgId, slot, now: ctx.clock.now() });
+        const outcome = await repo.clearSlot(tx, { id, orgId: caller.orgId, slot, now: ctx.clock.now(), ifMatch });
         if (!outcome) return undefined;
         const queued = await queueDropped(tx, owner, id, [outcome.url], outcome.remainingUrls, caller.log);
         await recordAudit(tx, caller.actor, {
@@ -302,6 +338,7 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
         return queued;
       });
       if (cleared) await deleteAfterCommit(ctx, cleared, caller.log);
+      else if (ifMatch) await explainUnwritten(owner, id, caller.orgId, ifMatch);
       return { status: 'ok' };
     },
   };

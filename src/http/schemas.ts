@@ -107,3 +107,28 @@ export const authErrorResponses = {
 };
 export const plainErrorRef = ref('PlainError');
 export const businessErrorRef = ref('BusinessError');
+
+// --- conditional requests (http/conditional.ts): what the OpenAPI document says about them
+const ETAG_HEADER = {
+  ETag: { type: 'string', description: 'Strong entity-tag of the record ("<version>-<hash>"); opaque, changes with every change.' },
+};
+/** A one-record response schema that also declares its ETag header (read by @fastify/swagger only). */
+export const withEtag = <T extends TSchema>(schema: T): T => ({ ...schema, headers: ETAG_HEADER }) as T;
+
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      description:
+        'Write only if the record still has one of these ETags ("*": if it exists). A mismatch answers 412 precondition_failed with current_etag, and nothing changes.',
+    }),
+  ),
+});
+export const IfNoneMatchHeaders = Type.Object({
+  'if-none-match': Type.Optional(
+    Type.String({ description: 'Answer 304 Not Modified, without a body, when the record still has one of these ETags ("*": any).' }),
+  ),
+});
+export const notModifiedResponse = { 304: Type.Unsafe({ description: 'Not Modified: the ETag sent in If-None-Match is current.', headers: ETAG_HEADER }) };
+export const preconditionResponses = {
+  412: Type.Unsafe({ $ref: 'BusinessError#', description: 'precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one.' }),
+};

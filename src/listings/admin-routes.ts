@@ -1,7 +1,7 @@
 // Operator rows of the listings feature (under /admin/v1, inside the admin scope and its token check).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { plainErrorRef } from '../http/schemas.js';
+import { plainErrorRef, withEtag } from '../http/schemas.js';
 import { AdminListingParams, AdminListingStatusBody, ImportListingsBody, ImportResult, ListingDetail } from './schemas.js';
 import { listingService } from './service.js';
 
@@ -27,9 +27,12 @@ export async function listingAdminRoutes(root: FastifyInstance) {
         tags: ['admin'],
         params: AdminListingParams,
         body: AdminListingStatusBody,
-        response: { 200: ListingDetail, 404: plainErrorRef },
+        response: { 200: withEtag(ListingDetail), 404: plainErrorRef },
       },
     },
-    async (request) => service.moderate({ kind: 'admin', requestId: request.id }, request.params.id, request.body),
+    async (request, reply) => {
+      const { body, etag } = await service.moderate({ kind: 'admin', requestId: request.id }, request.params.id, request.body);
+      return reply.header('etag', etag).send(body);
+    },
   );
 }

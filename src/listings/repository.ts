@@ -3,9 +3,11 @@
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { pageOffset } from '../db/list-query.js';
+import { versionCondition } from '../db/row-version.js';
 import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
 import { LISTING_TYPES, type ListingStatus, type ListingType, type StoredListingType } from '../domain/listings.js';
 import { type AudienceValue, isOneOf } from '../domain/records.js';
+import type { IfMatch } from '../http/conditional.js';
 import type { VocabularyRefs } from '../vocabularies/attach.js';
 
 const LISTED_TYPES = [...LISTING_TYPES];
@@ -58,14 +60,13 @@ export function listingsRepository(db: Database) {
       return withSeller().where('l.id', '=', id).where('l.org_id', '=', orgId).executeTakeFirst();
     },
 
-    async findType(id: string, orgId: string): Promise<StoredListingType | undefined> {
-      const row = await db
+    async findType(id: string, orgId: string): Promise<{ listing_type: StoredListingType; row_version: number } | undefined> {
+      return db
         .selectFrom('listings')
-        .select('listing_type')
+        .select(['listing_type', 'row_version'])
         .where('id', '=', id)
         .where('org_id', '=', orgId)
         .executeTakeFirst();
-      return row?.listing_type;
     },
 
     /**
@@ -119,6 +120,7 @@ export function listingsRepository(db: Database) {
       changes: ListingUpdate,
       now: Date,
       vocabularyColumn?: keyof VocabularyRefs,
+      ifMatch?: IfMatch,
     ): Promise<{ previous: PreviousListing; documents: string[] | null; images: string[] | null } | undefined> {
       const set = {
         ...changes,
@@ -147,6 +149,8 @@ export function listingsRepository(db: Database) {
       if (status !== undefined && !isOneOf(STATUSES_WHILE_HELD, status)) {
         update = update.where('listings.moderation_hold', '=', false);
       }
+      const condition = versionCondition('listings.row_version', ifMatch);
+      if (condition) update = update.where(condition);
       // The new file lists come back too: the files a PATCH dropped are those of `previous` not in them.
       return update
         .returning([sql<PreviousListing>`to_jsonb(old)`.as('previous'), 'listings.documents', 'listings.images'])
@@ -154,10 +158,13 @@ export function listingsRepository(db: Database) {
     },
 
     /** The current status and hold of an owned listing; explains why a conditional update wrote nothing. */
-    async moderationOf(id: string, orgId: string): Promise<{ status: ListingStatus; moderation_hold: boolean } | undefined> {
+    async moderationOf(
+      id: string,
+      orgId: string,
+    ): Promise<{ status: ListingStatus; moderation_hold: boolean; row_version: number } | undefined> {
       return db
         .selectFrom('listings')
-        .select(['status', 'moderation_hold'])
+        .select(['status', 'moderation_hold', 'row_version'])
         .where('id', '=', id)
         .where('org_id', '=', orgId)
         .executeTakeFirst();
@@ -186,11 +193,11 @@ export function listingsRepository(db: Database) {
         .executeTakeFirst();
     },
 
-    async deleteReturning(id: string, orgId: string): Promise<DeletedListing | undefined> {
-      return db
-        .deleteFrom('listings')
-        .where('id', '=', id)
-        .where('org_id', '=', orgId)
+    async deleteReturning(id: string, orgId: string, ifMatch?: IfMatch): Promise<DeletedListing | undefined> {
+      let query = db.deleteFrom('listings').where('id', '=', id).where('org_id', '=', orgId);
+      const condition = versionCondition('row_version', ifMatch);
+      if (condition) query = query.where(condition);
+      return query
         .returning(['title', 'msn', 'listing_type', 'status', 'country', 'documents', 'images'])
         .executeTakeFirst();
     },

@@ -4,7 +4,18 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiActor, callerOf } from '../http/caller.js';
-import { authErrorResponses, businessErrorRef, Page, plainErrorRef } from '../http/schemas.js';
+import { ifMatchOf, ifNoneMatchOf } from '../http/conditional.js';
+import {
+  authErrorResponses,
+  businessErrorRef,
+  IfMatchHeaders,
+  IfNoneMatchHeaders,
+  notModifiedResponse,
+  Page,
+  plainErrorRef,
+  preconditionResponses,
+  withEtag,
+} from '../http/schemas.js';
 import { listingBodyItems } from './rules.js';
 import { CreateListingBody, ListingDetail, ListingIdParams, ListingListItem, ListingQuery, UpdateListingBody } from './schemas.js';
 import { listingService, type Owner } from './service.js';
@@ -27,10 +38,13 @@ export async function listingRoutes(root: FastifyInstance) {
         tags,
         summary: 'Create a listing',
         body: CreateListingBody,
-        response: { 201: ListingDetail, ...authErrorResponses, 400: businessErrorRef },
+        response: { 201: withEtag(ListingDetail), ...authErrorResponses, 400: businessErrorRef },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.create(owner(request), apiActor(request), request.body)),
+    async (request, reply) => {
+      const { body, etag } = await service.create(owner(request), apiActor(request), request.body);
+      return reply.code(201).header('etag', etag).send(body);
+    },
   );
 
   app.get(
@@ -55,10 +69,16 @@ export async function listingRoutes(root: FastifyInstance) {
         tags,
         summary: 'Read one listing, in any status',
         params: ListingIdParams,
-        response: { 200: ListingDetail, ...authErrorResponses, 404: plainErrorRef },
+        headers: IfNoneMatchHeaders,
+        response: { 200: withEtag(ListingDetail), ...notModifiedResponse, ...authErrorResponses, 404: plainErrorRef },
       },
     },
-    async (request) => service.get(owner(request), request.params.listing_id),
+    async (request, reply) => {
+      const matches = ifNoneMatchOf(request);
+      const { body, etag } = await service.get(owner(request), request.params.listing_id);
+      reply.header('etag', etag);
+      return matches?.(etag) ? reply.code(304).send() : body;
+    },
   );
 
   app.patch(
@@ -71,10 +91,22 @@ export async function listingRoutes(root: FastifyInstance) {
         summary: 'Update a listing (sparse); also the only way to change its status',
         params: ListingIdParams,
         body: UpdateListingBody,
-        response: { 200: ListingDetail, ...authErrorResponses, 404: plainErrorRef, 409: businessErrorRef },
+        headers: IfMatchHeaders,
+        response: {
+          200: withEtag(ListingDetail),
+          ...authErrorResponses,
+          404: plainErrorRef,
+          409: businessErrorRef,
+          ...preconditionResponses,
+        },
       },
     },
-    async (request) => service.update(owner(request), apiActor(request), request.params.listing_id, request.body, request.log),
+    async (request, reply) => {
+      const id = request.params.listing_id;
+      const ifMatch = ifMatchOf(request, 'listing', id);
+      const { body, etag } = await service.update(owner(request), apiActor(request), id, request.body, request.log, ifMatch);
+      return reply.header('etag', etag).send(body);
+    },
   );
 
   app.delete(
@@ -86,11 +118,13 @@ export async function listingRoutes(root: FastifyInstance) {
         tags,
         summary: 'Delete a listing and its files (PATCH status archived is the soft alternative)',
         params: ListingIdParams,
-        response: { 204: Type.Null({ description: 'Deleted' }), ...authErrorResponses, 404: plainErrorRef },
+        headers: IfMatchHeaders,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...authErrorResponses, 404: plainErrorRef, ...preconditionResponses },
       },
     },
     async (request, reply) => {
-      await service.remove(owner(request), apiActor(request), request.params.listing_id, request.log);
+      const id = request.params.listing_id;
+      await service.remove(owner(request), apiActor(request), id, request.log, ifMatchOf(request, 'listing', id));
       return reply.code(204).send(null);
     },
   );

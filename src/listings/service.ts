@@ -15,6 +15,7 @@ import { isUuid } from '../domain/ids.js';
 import type { StoredListingType } from '../domain/listings.js';
 import type { VocabularyKind } from '../domain/records.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
+import { etagOf, type IfMatch, matchesVersion, preconditionFailed, type Tagged } from '../http/conditional.js';
 import { listingNotFound, suspendedByOperator, vocabRequired } from '../http/errors.js';
 import { loadVocabularyLookup, VOCABULARY_COLUMN } from '../vocabularies/attach.js';
 import type { VocabularyRepository } from '../vocabularies/repository.js';
@@ -69,11 +70,21 @@ const PATCH_FIELDS: PatchFields<ListingColumn> = {
 const PUBLIC_VOCABULARY_FIELDS = ['aircraft_type', 'engine_model', 'apu_model'] as const;
 const IMPORT_VOCABULARY_FIELDS = [...PUBLIC_VOCABULARY_FIELDS, 'landing_gear_type'] as const;
 
-/** The detail of one listing, read through `db` (a transaction sees its own writes). */
-async function detailOf(db: Database, vocabularies: VocabularyRepository, id: string, orgId: string) {
+/** The detail of one listing and its ETag, read through `db` (a transaction sees its own writes). */
+async function detailOf(
+  db: Database,
+  vocabularies: VocabularyRepository,
+  id: string,
+  orgId: string,
+): Promise<Tagged<ReturnType<typeof toListingDetail>>> {
   const row = await listingsRepository(db).findDetail(id, orgId);
   if (!row) throw listingNotFound();
-  return toListingDetail(row, await loadVocabularyLookup(vocabularies, [row], db));
+  return { body: toListingDetail(row, await loadVocabularyLookup(vocabularies, [row], db)), etag: etagOf('listing', row.id, row.row_version) };
+}
+
+/** An If-Match the stored version does not satisfy: 412 naming the current ETag, nothing written. */
+function assertMatches(ifMatch: IfMatch | undefined, id: string, version: number): void {
+  if (!matchesVersion(ifMatch, version)) throw preconditionFailed(etagOf('listing', id, version));
 }
 
 
@@ -171,12 +182,22 @@ export function listingService(deps: ListingServiceDeps) {
       return detailOf(db, vocabularies, id, owner.orgId);
     },
 
-    async update(owner: Owner, actor: Actor, id: string, body: Static<typeof UpdateListingBody>, log: FastifyBaseLogger) {
+    async update(
+      owner: Owner,
+      actor: Actor,
+      id: string,
+      body: Static<typeof UpdateListingBody>,
+      log: FastifyBaseLogger,
+      ifMatch?: IfMatch,
+    ) {
       // Body checks come before the lookup (decisions.md section 1, step 13).
       const audience = body.audience ? canonicalAudience(body.audience) : body.audience;
       if (!isUuid(id)) throw listingNotFound();
-      const listingType = await listingsRepository(db).findType(id, owner.orgId);
-      if (!listingType) throw listingNotFound();
+      const found = await listingsRepository(db).findType(id, owner.orgId);
+      if (!found) throw listingNotFound();
+      // An early answer only: the UPDATE below carries the same condition, which decides races.
+      assertMatches(ifMatch, id, found.row_version);
+      const listingType = found.listing_type;
 
       const { keys, set } = sparseUpdate<ListingUpdate>({ ...body, audience }, PATCH_FIELDS);
       const changes: ListingUpdate = { ...set };
@@ -186,10 +207,11 @@ export function listingService(deps: ListingServiceDeps) {
 
       const { detail, queued } = await db.transaction().execute(async (tx) => {
         const repo = listingsRepository(tx);
-        const written = await repo.updateReturningPrevious(id, owner.orgId, changes, clock.now(), vocabulary?.column);
+        const written = await repo.updateReturningPrevious(id, owner.orgId, changes, clock.now(), vocabulary?.column, ifMatch);
         if (!written) {
-          // Nothing written: the listing is gone, or an operator's hold refused the status.
+          // Nothing written: the listing is gone, a stale If-Match (checked first), or an operator's hold refused the status.
           const current = await repo.moderationOf(id, owner.orgId);
+          if (current) assertMatches(ifMatch, id, current.row_version);
           if (current?.moderation_hold) throw suspendedByOperator(current.status, STATUSES_WHILE_HELD);
           throw listingNotFound();
         }
@@ -219,11 +241,16 @@ export function listingService(deps: ListingServiceDeps) {
       return detail;
     },
 
-    async remove(owner: Owner, actor: Actor, id: string, log: FastifyBaseLogger) {
+    async remove(owner: Owner, actor: Actor, id: string, log: FastifyBaseLogger, ifMatch?: IfMatch) {
       if (!isUuid(id)) throw listingNotFound();
       const queued = await db.transaction().execute(async (tx) => {
-        const row = await listingsRepository(tx).deleteReturning(id, owner.orgId);
-        if (!row) throw listingNotFound();
+        const repo = listingsRepository(tx);
+        const row = await repo.deleteReturning(id, owner.orgId, ifMatch);
+        if (!row) {
+          const current = ifMatch ? await repo.moderationOf(id, owner.orgId) : undefined;
+          if (current) assertMatches(ifMatch, id, current.row_version);
+          throw listingNotFound();
+        }
         const { title, msn, listing_type, status, country } = row;
         await recordAudit(tx, actor, {
           orgId: owner.orgId,

@@ -2,7 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Actor } from '../audit/record.js';
-import { businessErrorRef, plainErrorRef } from '../http/schemas.js';
+import { businessErrorRef, plainErrorRef, withEtag } from '../http/schemas.js';
 import { teardownBodyItems } from './rules.js';
 import { AdminExpiryBody, AdminTeardownParams, ImportResult, ImportTeardownsBody, TeardownDetail } from './schemas.js';
 import { teardownService } from './service.js';
@@ -46,9 +46,12 @@ export async function teardownAdminRoutes(root: FastifyInstance) {
         tags,
         params: AdminTeardownParams,
         body: AdminExpiryBody,
-        response: { 200: TeardownDetail, 404: plainErrorRef },
+        response: { 200: withEtag(TeardownDetail), 404: plainErrorRef },
       },
     },
-    async (request) => service.setExpiry(actor(request.id), request.params.id, request.body.expires_at),
+    async (request, reply) => {
+      const { body, etag } = await service.setExpiry(actor(request.id), request.params.id, request.body.expires_at);
+      return reply.header('etag', etag).send(body);
+    },
   );
 }

@@ -13,7 +13,7 @@ import type { VocabularyKind } from '../vocabularies/repository.js';
 import { teardownRepository } from './repository.js';
 import type { ImportItemInput, ImportTeardownsBody } from './schemas.js';
 import { expiryFrom } from './state-machine.js';
-import { detailOf } from './view.js';
+import { taggedDetail } from './view.js';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies'>;
 
@@ -96,5 +96,5 @@ export async function setTeardownExpiry(ctx: Ctx, actor: Actor, id: string, expi
     });
     return result.row;
   });
-  return detailOf(ctx, changed);
+  return taggedDetail(ctx, changed);
 }

@@ -2,9 +2,11 @@
 // the invariant (organization, allowed statuses); the previous values an audit row needs come
 // from a locked sub-select of the same statement, never from an earlier read.
 import { type Kysely, sql } from 'kysely';
+import { versionCondition } from '../db/row-version.js';
 import type { DB, NewTeardown, TeardownRow, TeardownUpdate } from '../db/schema.js';
 import type { AudienceValue } from '../domain/records.js';
 import type { AssetType, TeardownStatus } from '../domain/teardowns.js';
+import type { IfMatch } from '../http/conditional.js';
 import type { Move } from './state-machine.js';
 import type { ListRow } from './view.js';
 
@@ -121,6 +123,7 @@ export function teardownRepository(db: Kysely<DB>) {
       id: string,
       values: TeardownUpdate,
       audience?: { value: AudienceValue[] | null; now: Date },
+      ifMatch?: IfMatch,
     ): Promise<{ row: TeardownRow; before: PatchBefore } | undefined> {
       const set = {
         ...values,
@@ -131,11 +134,14 @@ export function teardownRepository(db: Kysely<DB>) {
           THEN ${audience.now}::timestamptz ELSE teardowns.audience_set_at END`,
         }),
       };
-      const result = await db
+      let query = db
         .updateTable('teardowns')
         .from(lockedRow(orgId, id).select(['id', 'msn', 'tail_number', 'description', 'audience', 'documents', 'images']).as('prev'))
         .set(set)
-        .whereRef('teardowns.id', '=', 'prev.id')
+        .whereRef('teardowns.id', '=', 'prev.id');
+      const condition = versionCondition('teardowns.row_version', ifMatch);
+      if (condition) query = query.where(condition);
+      const result = await query
         .returningAll('teardowns')
         .returning([
           'prev.msn as prev_msn',
@@ -172,7 +178,8 @@ export function teardownRepository(db: Kysely<DB>) {
       id: string,
       move: Pick<Move, 'from' | 'to' | 'toWhenHeld' | 'hold'> & { allowedWhileHeld: boolean },
       values: TeardownUpdate,
-    ): Promise<{ id: string; status: TeardownStatus; previous_status: TeardownStatus } | undefined> {
+      ifMatch?: IfMatch,
+    ): Promise<{ id: string; status: TeardownStatus; previous_status: TeardownStatus; row_version: number } | undefined> {
       const status = move.toWhenHeld
         ? sql<TeardownStatus>`CASE WHEN teardowns.moderation_hold THEN ${move.toWhenHeld}::text ELSE ${move.to}::text END`
         : move.to;
@@ -183,16 +190,28 @@ export function teardownRepository(db: Kysely<DB>) {
         .whereRef('teardowns.id', '=', 'prev.id')
         .where(sql<boolean>`teardowns.status = ANY(${[...move.from]}::text[])`);
       if (!move.allowedWhileHeld) query = query.where('teardowns.moderation_hold', '=', false);
-      return query.returning(['teardowns.id', 'teardowns.status', 'prev.status as previous_status']).executeTakeFirst();
+      const condition = versionCondition('teardowns.row_version', ifMatch);
+      if (condition) query = query.where(condition);
+      return query
+        .returning(['teardowns.id', 'teardowns.status', 'prev.status as previous_status', 'teardowns.row_version'])
+        .executeTakeFirst();
     },
 
-    async statusOf(orgId: string, id: string): Promise<TeardownStatus | undefined> {
-      const row = await db.selectFrom('teardowns').select('status').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
-      return row?.status;
+    /** The status and version of an owned row: why a conditional write wrote nothing. */
+    async stateOf(orgId: string, id: string): Promise<{ status: TeardownStatus; row_version: number } | undefined> {
+      return db
+        .selectFrom('teardowns')
+        .select(['status', 'row_version'])
+        .where('id', '=', id)
+        .where('org_id', '=', orgId)
+        .executeTakeFirst();
     },
 
-    async delete(orgId: string, id: string): Promise<TeardownRow | undefined> {
-      return db.deleteFrom('teardowns').where('id', '=', id).where('org_id', '=', orgId).returningAll().executeTakeFirst();
+    async delete(orgId: string, id: string, ifMatch?: IfMatch): Promise<TeardownRow | undefined> {
+      let query = db.deleteFrom('teardowns').where('id', '=', id).where('org_id', '=', orgId);
+      const condition = versionCondition('row_version', ifMatch);
+      if (condition) query = query.where(condition);
+      return query.returningAll().executeTakeFirst();
     },
 
     /** Operator change of expires_at, whatever the organization. */

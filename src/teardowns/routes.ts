@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { apiActor, callerOf } from '../http/caller.js';
-import { Page } from '../http/schemas.js';
+import { ifMatchOf, ifNoneMatchOf } from '../http/conditional.js';
+import { IfMatchHeaders, IfNoneMatchHeaders, notModifiedResponse, Page, preconditionResponses, withEtag } from '../http/schemas.js';
 import { teardownBodyItems } from './rules.js';
 import {
   CreateTeardownBody,
@@ -34,13 +35,13 @@ export async function teardownRoutes(root: FastifyInstance) {
         summary: 'Create a teardown (published at once)',
         tags,
         body: CreateTeardownBody,
-        response: { 201: TeardownDetail, ...errorResponses },
+        response: { 201: withEtag(TeardownDetail), ...errorResponses },
       },
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const detail = await service.create(apiActor(request), caller.orgId, caller.userId, request.body);
-      return reply.code(201).send(detail);
+      const { body, etag } = await service.create(apiActor(request), caller.orgId, caller.userId, request.body);
+      return reply.code(201).header('etag', etag).send(body);
     },
   );
 
@@ -66,10 +67,16 @@ export async function teardownRoutes(root: FastifyInstance) {
         summary: 'Read one teardown (any status, legacy asset types included)',
         tags,
         params: TeardownParams,
-        response: { 200: TeardownDetail, ...errorResponses },
+        headers: IfNoneMatchHeaders,
+        response: { 200: withEtag(TeardownDetail), ...notModifiedResponse, ...errorResponses },
       },
     },
-    async (request) => service.get(callerOf(request).orgId, request.params.teardown_id),
+    async (request, reply) => {
+      const matches = ifNoneMatchOf(request);
+      const { body, etag } = await service.get(callerOf(request).orgId, request.params.teardown_id);
+      reply.header('etag', etag);
+      return matches?.(etag) ? reply.code(304).send() : body;
+    },
   );
 
   app.patch(
@@ -86,12 +93,16 @@ export async function teardownRoutes(root: FastifyInstance) {
         tags,
         params: TeardownParams,
         body: UpdateTeardownBody,
-        response: { 200: TeardownDetail, ...errorResponses },
+        headers: IfMatchHeaders,
+        response: { 200: withEtag(TeardownDetail), ...errorResponses, ...preconditionResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const caller = callerOf(request);
-      return service.update(apiActor(request), caller.orgId, request.params.teardown_id, request.body, request.log);
+      const id = request.params.teardown_id;
+      const ifMatch = ifMatchOf(request, 'teardown', id);
+      const { body, etag } = await service.update(apiActor(request), caller.orgId, id, request.body, request.log, ifMatch);
+      return reply.header('etag', etag).send(body);
     },
   );
 
@@ -105,8 +116,10 @@ export async function teardownRoutes(root: FastifyInstance) {
         tags,
         params: TeardownParams,
         body: TransitionBody,
+        headers: IfMatchHeaders,
         response: {
-          200: TransitionResult,
+          ...preconditionResponses,
+          200: withEtag(TransitionResult),
           ...errorResponses,
           400: Type.Unsafe({
             description:
@@ -115,9 +128,12 @@ export async function teardownRoutes(root: FastifyInstance) {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const caller = callerOf(request);
-      return service.transition(apiActor(request), caller, request.params.teardown_id, request.body);
+      const id = request.params.teardown_id;
+      const ifMatch = ifMatchOf(request, 'teardown', id);
+      const { body, etag } = await service.transition(apiActor(request), caller, id, request.body, ifMatch);
+      return reply.header('etag', etag).send(body);
     },
   );
 
@@ -130,11 +146,13 @@ export async function teardownRoutes(root: FastifyInstance) {
         summary: 'Hard delete (audited); stored files are removed best effort',
         tags,
         params: TeardownParams,
-        response: { 204: Type.Null({ description: 'Deleted; empty body.' }), ...errorResponses },
+        headers: IfMatchHeaders,
+        response: { 204: Type.Null({ description: 'Deleted; empty body.' }), ...errorResponses, ...preconditionResponses },
       },
     },
     async (request, reply) => {
-      await service.remove(apiActor(request), callerOf(request).orgId, request.params.teardown_id, request.log);
+      const id = request.params.teardown_id;
+      await service.remove(apiActor(request), callerOf(request).orgId, id, request.log, ifMatchOf(request, 'teardown', id));
       return reply.code(204).send(null);
     },
   );

@@ -14,6 +14,7 @@ import { isUuid } from '../domain/ids.js';
 import { isOneOf } from '../domain/records.js';
 import { CREATE_STATUS_VALUES, CREATE_STATUSES, TEARDOWN_STATUSES } from '../domain/teardowns.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
+import { etagOf, type IfMatch, matchesVersion, preconditionFailed } from '../http/conditional.js';
 import { invalidStatus, schemaError, teardownNotFound, transitionRefused, vocabRequired } from '../http/errors.js';
 import { loadVocabularyLookup } from '../vocabularies/attach.js';
 import { resolveVocabulary } from '../vocabularies/resolve.js';
@@ -23,13 +24,18 @@ import { dateConstraintItems, storedRowItems } from './rules.js';
 import type { ImportTeardownsBody } from './schemas.js';
 import { type CreateTeardownBody, type ListTeardownsQuery, SORT_COLUMNS, type TransitionBody, type UpdateTeardownBody } from './schemas.js';
 import { ACTIONS, allowedWhileHeld, expiryFrom, isTransitionAction, MOVES, statusLabel } from './state-machine.js';
-import { detailOf, toListItem } from './view.js';
+import { taggedDetail, toListItem } from './view.js';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store'>;
 
 /** A path id that is not a UUID names no teardown: the same plain 404 as an unknown one. */
 function assertTeardownId(id: string): void {
   if (!isUuid(id)) throw teardownNotFound();
+}
+
+/** An If-Match the stored version does not satisfy: 412 naming the current ETag, nothing written. */
+function assertMatches(ifMatch: IfMatch | undefined, id: string, version: number): void {
+  if (!matchesVersion(ifMatch, version)) throw preconditionFailed(etagOf('teardown', id, version));
 }
 
 /** The vocabulary field each creatable asset type reads; the other one is ignored. */
@@ -70,7 +76,7 @@ async function createTeardown(ctx: Ctx, actor: Actor, orgId: string, createdBy: 
     await recordAudit(tx, actor, { orgId, action: AUDIT.teardown.created, entityType: 'teardown', entityId: created.id, newState: body });
     return created;
   });
-  return detailOf(ctx, row);
+  return taggedDetail(ctx, row);
 }
 
 const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
@@ -108,7 +114,7 @@ async function getTeardown(ctx: Ctx, orgId: string, id: string) {
   assertTeardownId(id);
   const row = await teardownRepository(ctx.db).find(orgId, id);
   if (!row) throw teardownNotFound();
-  return detailOf(ctx, row);
+  return taggedDetail(ctx, row);
 }
 
 type PatchBody = Static<typeof UpdateTeardownBody>;
@@ -157,12 +163,23 @@ function queueDropped(
   return fileDeletionsRepository(tx).enqueue(objects, new Date(ctx.clock.now().getTime() + REQUEST_LEASE_MS));
 }
 
-async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, body: PatchBody, log: FastifyBaseLogger) {
+async function updateTeardown(
+  ctx: Ctx,
+  actor: Actor,
+  orgId: string,
+  id: string,
+  body: PatchBody,
+  log: FastifyBaseLogger,
+  ifMatch?: IfMatch,
+) {
   assertTeardownId(id);
   const repo = teardownRepository(ctx.db);
   // asset_type never changes, so reading it before the write cannot race with another writer.
   const current = await repo.find(orgId, id);
   if (!current) throw teardownNotFound();
+  // Preconditions before the rules of the body (RFC 9110 13.2.1). An early answer only: the
+  // UPDATE below carries the same condition, which is what decides under concurrency.
+  assertMatches(ifMatch, id, current.row_version);
 
   const problems = storedRowItems(current, body);
   if (problems.length > 0) throw schemaError(problems);
@@ -176,15 +193,22 @@ async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string,
     values[field === 'aircraft_type' ? 'aircraft_type_id' : 'engine_model_id'] = term.id;
   }
   // Nothing to write (an empty body, or only the other asset type's ignored field): no UPDATE, no audit.
-  if (Object.keys(values).length === 0 && audience === undefined) return detailOf(ctx, current);
+  if (Object.keys(values).length === 0 && audience === undefined) return taggedDetail(ctx, current);
 
   const now = ctx.clock.now();
   values.updated_at = now;
   const { row, queued } = await ctx.db
     .transaction()
     .execute(async (tx) => {
-      const result = await teardownRepository(tx).update(orgId, id, values, audience === undefined ? undefined : { value: audience, now });
-      if (!result) throw teardownNotFound();
+      const repo = teardownRepository(tx);
+      const result = await repo.update(orgId, id, values, audience === undefined ? undefined : { value: audience, now }, ifMatch);
+      if (!result) {
+        // Nothing written: the record is gone (404) or another write moved its version (412).
+        const state = await repo.stateOf(orgId, id);
+        if (!state) throw teardownNotFound();
+        assertMatches(ifMatch, id, state.row_version);
+        throw teardownNotFound();
+      }
       const { before } = result;
       // documents / images are a direct overwrite: owned files the new lists drop are deleted.
       const dropped = [...(body.documents ? (before.documents ?? []) : []), ...(body.images ? (before.images ?? []) : [])];
@@ -216,7 +240,7 @@ async function updateTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string,
       throw items ? schemaError(items) : err;
     });
   await deleteAfterCommit(ctx, queued, log);
-  return detailOf(ctx, row);
+  return taggedDetail(ctx, row);
 }
 
 async function transitionTeardown(
@@ -225,6 +249,7 @@ async function transitionTeardown(
   who: { orgId: string; capabilities: string[] },
   id: string,
   body: Static<typeof TransitionBody>,
+  ifMatch?: IfMatch,
 ) {
   const { action } = body;
   if (!isTransitionAction(action)) throw transitionRefused(`Unknown action '${action}'. Valid actions: ${ACTIONS.join(', ')}`);
@@ -245,6 +270,7 @@ async function transitionTeardown(
         updated_at: now,
         ...(move.republish ? { published_at: now, expires_at: expiryFrom(ctx, now) } : {}),
       },
+      ifMatch,
     );
     if (moved) {
       await recordAudit(tx, actor, {
@@ -256,20 +282,31 @@ async function transitionTeardown(
         newState: { status: moved.status },
         metadata: reason ? { reason } : {},
       });
-      return { id: moved.id, status: moved.status, previous_status: move.admin ? moved.previous_status : null };
+      const body = { id: moved.id, status: moved.status, previous_status: move.admin ? moved.previous_status : null };
+      return { body, etag: etagOf('teardown', id, moved.row_version) };
     }
-    const current = await repo.statusOf(who.orgId, id);
-    if (!current) throw teardownNotFound();
-    if (action === 'archive' && current === 'archived') return { id, status: current, previous_status: null };
+    // Nothing moved: gone (404), a stale If-Match (412, checked before the status rules), or a refused move.
+    const state = await repo.stateOf(who.orgId, id);
+    if (!state) throw teardownNotFound();
+    assertMatches(ifMatch, id, state.row_version);
+    const current = state.status;
+    if (action === 'archive' && current === 'archived') {
+      return { body: { id, status: current, previous_status: null }, etag: etagOf('teardown', id, state.row_version) };
+    }
     throw transitionRefused(`Invalid transition: action '${action}' is not allowed from status '${current}'`);
   });
 }
 
-async function deleteTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, log: FastifyBaseLogger): Promise<void> {
+async function deleteTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string, log: FastifyBaseLogger, ifMatch?: IfMatch): Promise<void> {
   assertTeardownId(id);
   const queued = await ctx.db.transaction().execute(async (tx) => {
-    const deleted = await teardownRepository(tx).delete(orgId, id);
-    if (!deleted) throw teardownNotFound();
+    const repo = teardownRepository(tx);
+    const deleted = await repo.delete(orgId, id, ifMatch);
+    if (!deleted) {
+      const state = ifMatch ? await repo.stateOf(orgId, id) : undefined;
+      if (state) assertMatches(ifMatch, id, state.row_version);
+      throw teardownNotFound();
+    }
     await recordAudit(tx, actor, {
       orgId,
       action: AUDIT.teardown.deleted,
@@ -301,11 +338,17 @@ export function teardownService(ctx: Ctx) {
       createTeardown(ctx, actor, orgId, createdBy, body),
     list: (orgId: string, query: Static<typeof ListTeardownsQuery>) => listTeardowns(ctx, orgId, query),
     get: (orgId: string, id: string) => getTeardown(ctx, orgId, id),
-    update: (actor: Actor, orgId: string, id: string, body: PatchBody, log: FastifyBaseLogger) =>
-      updateTeardown(ctx, actor, orgId, id, body, log),
-    transition: (actor: Actor, who: { orgId: string; capabilities: string[] }, id: string, body: Static<typeof TransitionBody>) =>
-      transitionTeardown(ctx, actor, who, id, body),
-    remove: (actor: Actor, orgId: string, id: string, log: FastifyBaseLogger) => deleteTeardown(ctx, actor, orgId, id, log),
+    update: (actor: Actor, orgId: string, id: string, body: PatchBody, log: FastifyBaseLogger, ifMatch?: IfMatch) =>
+      updateTeardown(ctx, actor, orgId, id, body, log, ifMatch),
+    transition: (
+      actor: Actor,
+      who: { orgId: string; capabilities: string[] },
+      id: string,
+      body: Static<typeof TransitionBody>,
+      ifMatch?: IfMatch,
+    ) => transitionTeardown(ctx, actor, who, id, body, ifMatch),
+    remove: (actor: Actor, orgId: string, id: string, log: FastifyBaseLogger, ifMatch?: IfMatch) =>
+      deleteTeardown(ctx, actor, orgId, id, log, ifMatch),
     /** Operator import (admin/import.ts skeleton). */
     import: (actor: Actor, body: Static<typeof ImportTeardownsBody>) => importTeardowns(ctx, actor, body),
     setExpiry: (actor: Actor, id: string, expiresAt: string) => setTeardownExpiry(ctx, actor, id, expiresAt),

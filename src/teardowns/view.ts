@@ -2,6 +2,7 @@
 // shape, which keeps the legacy names id / registration / location_country.
 import type { AppContext } from '../context.js';
 import type { TeardownRow } from '../db/schema.js';
+import { etagOf, type Tagged } from '../http/conditional.js';
 import { loadVocabularyLookup, type VocabularyLookup } from '../vocabularies/attach.js';
 import { statusLabel } from './state-machine.js';
 
@@ -84,4 +85,9 @@ export type TeardownDetailView = ReturnType<typeof toDetail>;
 /** The detail shape of a row, its vocabulary objects looked up. */
 export async function detailOf(ctx: Pick<AppContext, 'vocabularies'>, row: TeardownRow): Promise<TeardownDetailView> {
   return toDetail(row, await loadVocabularyLookup(ctx.vocabularies, [row]));
+}
+
+/** The detail of a row with its ETag (http/conditional.ts): what every one-record answer sends. */
+export async function taggedDetail(ctx: Pick<AppContext, 'vocabularies'>, row: TeardownRow): Promise<Tagged<TeardownDetailView>> {
+  return { body: await detailOf(ctx, row), etag: etagOf('teardown', row.id, row.row_version) };
 }
