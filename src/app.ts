@@ -20,6 +20,7 @@ import { apiKeyAuthHook } from './http/auth.js';
 import { clientErrorHandler, generateRequestId } from './http/client-errors.js';
 import { installErrorHandler, installJsonParser } from './http/error-handler.js';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from './http/rate-limit.js';
+import { installIdempotency } from './http/idempotency.js';
 import { installRequestValidation } from './http/request-validation.js';
 import { frameworkErrorHandler, installRouteFallbacks } from './http/routing.js';
 import { BusinessError, PlainError, ValidationError } from './http/schemas.js';
@@ -132,6 +133,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.decorate('ctx', ctx);
   // Before any route is added: every route with a schema gets the one validation step.
   installRequestValidation(app);
+  // Then Idempotency-Key on the POSTs that opt in (config.idempotent); its hooks follow validation.
+  installIdempotency(app, ctx);
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(BusinessError);
   app.addSchema(ValidationError);

@@ -38,6 +38,7 @@ const EnvSchema = Type.Object({
   AUTH_CACHE_SECONDS: Int(60, 0),
   JOBS_INTERVAL_SECONDS: Int(60, 0),
   TEARDOWN_TTL_DAYS: Int(90, 1),
+  IDEMPOTENCY_TTL_HOURS: Int(24, 1),
   MAX_UPLOAD_BYTES: Int(50 * MB, 1),
   MAX_JSON_BYTES: Int(10 * MB, 1),
   HTTP_HEADERS_TIMEOUT_SECONDS: Int(10, 1),
@@ -97,6 +98,8 @@ export interface Config {
   authCacheSeconds: number;
   jobsIntervalSeconds: number;
   teardownTtlDays: number;
+  /** How long an Idempotency-Key's stored response is replayed; the periodic jobs purge older keys. */
+  idempotencyTtlHours: number;
   maxUploadBytes: number;
   maxJsonBytes: number;
   /** Socket deadlines: all headers within `headersSeconds`, the whole request (body included) within `requestSeconds`. */
@@ -205,6 +208,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authCacheSeconds: e.AUTH_CACHE_SECONDS,
     jobsIntervalSeconds: e.JOBS_INTERVAL_SECONDS,
     teardownTtlDays: e.TEARDOWN_TTL_DAYS,
+    idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     maxJsonBytes: e.MAX_JSON_BYTES,
     httpTimeouts: {

@@ -1,6 +1,7 @@
 // Audit rows are written with the mutation they describe, inside its transaction: both commit or neither.
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { commitIdempotencyClaim } from '../http/idempotency-scope.js';
 import type { AuditAction, AuditEntityType } from './actions.js';
 
 export interface AuditEvent {
@@ -41,6 +42,9 @@ export function actorMetadata(actor: Actor): Record<string, unknown> {
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
 export async function recordAudit(tx: Kysely<DB> | Transaction<DB>, actor: Actor, event: AuditEvent): Promise<void> {
+  // Every write of a public POST audits in its transaction: that transaction also claims the
+  // request's Idempotency-Key, so the key is taken if and only if the write commits.
+  await commitIdempotencyClaim(tx);
   await tx
     .insertInto('audit_events')
     .values({

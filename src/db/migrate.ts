@@ -7,6 +7,7 @@ import * as m0002 from './migrations/0002_covering_sort_indexes.js';
 import * as m0003 from './migrations/0003_moderation_and_file_deletions.js';
 import * as m0004 from './migrations/0004_auth_change_notifications.js';
 import * as m0005 from './migrations/0005_row_versions.js';
+import * as m0006 from './migrations/0006_idempotency_keys.js';
 
 // Static imports rather than a folder scan: the compiled build and tsx see the same list.
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003_moderation_and_file_deletions': m0003,
   '0004_auth_change_notifications': m0004,
   '0005_row_versions': m0005,
+  '0006_idempotency_keys': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -159,6 +159,21 @@ export interface FileDeletionsTable {
   created_at: CreatedAt;
 }
 
+export interface IdempotencyKeysTable {
+  org_id: string;
+  user_id: string;
+  key: string;
+  fingerprint: string | null;
+  state: 'running' | 'committed' | 'done';
+  lease_token: string;
+  lease_expires_at: Timestamp;
+  response_status: number | null;
+  /** jsonb: the replayed headers, by lower-case name. */
+  response_headers: ColumnType<Record<string, string> | null, string | null, string | null>;
+  response_body: string | null;
+  created_at: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -169,6 +184,7 @@ export interface DB {
   audit_events: AuditEventsTable;
   security_alerts: SecurityAlertsTable;
   file_deletions: FileDeletionsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;

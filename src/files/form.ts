@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ApiError, badUpload, fileTooLarge } from '../http/errors.js';
+import type {} from '../http/idempotency.js';
 
 export type FormPart =
   | { kind: 'field'; name: string; value: unknown }
@@ -34,6 +35,8 @@ export const truncatedUpload = () => badUpload('The request ended before the fil
 export function multipartForm(request: FastifyRequest, maxUploadBytes: number): UploadForm {
   if (!request.isMultipart()) return { next: async () => undefined };
   const parts = request.parts();
+  // With an Idempotency-Key, every part also feeds the request's fingerprint as it streams past.
+  const hasher = request.idempotency?.form;
   return {
     async next() {
       let result: IteratorResult<Awaited<ReturnType<typeof parts.next>>['value']>;
@@ -42,11 +45,16 @@ export function multipartForm(request: FastifyRequest, maxUploadBytes: number): 
       } catch (err) {
         throw formError(err, maxUploadBytes);
       }
-      if (result.done) return undefined;
+      if (result.done) {
+        hasher?.end();
+        return undefined;
+      }
       const part = result.value;
       if (part.type === 'file') {
-        return { kind: 'file', name: part.fieldname, filename: part.filename, mimetype: part.mimetype, stream: part.file };
+        const stream = hasher ? hasher.file(part.fieldname, part.filename, part.mimetype, part.file) : part.file;
+        return { kind: 'file', name: part.fieldname, filename: part.filename, mimetype: part.mimetype, stream };
       }
+      hasher?.field(part.fieldname, part.value);
       return { kind: 'field', name: part.fieldname, value: part.value };
     },
   };

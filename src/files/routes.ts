@@ -107,7 +107,7 @@ export async function fileRoutes(app: FastifyInstance) {
       body: { content: { 'multipart/form-data': { schema: uploadForm(target) } } } as unknown as TSchema,
       response: { 200: UploadResult, ...uploadErrors },
     };
-    app.post(`${family.base}/${path}/:${family.param}`, { schema, config: { capability: 'seller' } }, async (request) => {
+    app.post(`${family.base}/${path}/:${family.param}`, { schema, config: { capability: 'seller', idempotent: 'multipart' } }, async (request) => {
       const condition = ifMatch(request, family);
       const form = multipartForm(request, maxUploadBytes);
       return service.upload(OWNERS[family.owner], target, recordId(request, family), caller(request), form, condition);

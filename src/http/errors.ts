@@ -62,6 +62,18 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
   );
 export const adminUnauthorized = () => business(401, 'unauthorized', 'A valid admin token is required.');
 
+// --- Idempotency-Key (issue 10)
+export const invalidIdempotencyKey = () =>
+  business(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters, bare or as a quoted string.');
+export const idempotencyKeyReused = () =>
+  business(422, 'idempotency_key_reused', 'This Idempotency-Key was used with another request; use a new key for a new request.');
+export const idempotencyKeyInUse = () =>
+  new ApiError(
+    409,
+    { error_code: 'idempotency_key_in_use', message: 'A request with this Idempotency-Key is still running; retry shortly.' },
+    { 'retry-after': '1' },
+  );
+
 // --- request bodies
 export const payloadTooLarge = (limit: number) =>
   business(413, 'payload_too_large', `The request body exceeds the limit of ${limit} bytes.`, { limit });

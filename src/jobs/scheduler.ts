@@ -1,10 +1,11 @@
-// The periodic jobs: auto-archive of expired teardowns, revocation of keys whose minter left, and
-// the sweep of stored files no record references any more.
+// The periodic jobs: auto-archive of expired teardowns, revocation of keys whose minter left, the
+// sweep of stored files no record references any more, and the purge of expired Idempotency-Keys.
 // Each job is safe to run on every instance at once (see the jobs themselves).
 import type { FastifyBaseLogger } from 'fastify';
 import { accountsRepository } from '../accounts/repository.js';
 import type { AppContext } from '../context.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { purgeIdempotencyKeys } from '../http/idempotency.js';
 import { archiveExpiredTeardowns } from './auto-archive.js';
 import { sweepFileDeletions } from './file-sweep.js';
 
@@ -12,6 +13,7 @@ export interface JobsResult {
   archived_teardowns: number;
   revoked_keys: number;
   deleted_files: number;
+  purged_idempotency_keys: number;
 }
 
 export type JobsDeps = Pick<AppContext, 'db' | 'store' | 'config'>;
@@ -21,7 +23,8 @@ export async function runJobsOnce(deps: JobsDeps, now: Date, log?: FastifyBaseLo
   const archived_teardowns = await archiveExpiredTeardowns(deps.db, now);
   const revoked_keys = await accountsRepository(deps.db).revokeKeysOfInactiveMinters(now);
   const deleted_files = await sweepFileDeletions(deps, now, log);
-  return { archived_teardowns, revoked_keys, deleted_files };
+  const purged_idempotency_keys = await purgeIdempotencyKeys(deps.db, now, deps.config.idempotencyTtlHours);
+  return { archived_teardowns, revoked_keys, deleted_files, purged_idempotency_keys };
 }
 
 export function createJobs(ctx: AppContext, log: FastifyBaseLogger) {
@@ -33,7 +36,9 @@ export function createJobs(ctx: AppContext, log: FastifyBaseLogger) {
     ctx.metrics.jobRuns.inc({ job: 'auto_archive' }, result.archived_teardowns);
     ctx.metrics.jobRuns.inc({ job: 'key_revocation' }, result.revoked_keys);
     ctx.metrics.jobRuns.inc({ job: 'file_sweep' }, result.deleted_files);
-    if (result.archived_teardowns || result.revoked_keys || result.deleted_files) log.info(result, 'periodic jobs ran');
+    ctx.metrics.jobRuns.inc({ job: 'idempotency_purge' }, result.purged_idempotency_keys);
+    if (result.archived_teardowns || result.revoked_keys || result.deleted_files || result.purged_idempotency_keys)
+      log.info(result, 'periodic jobs ran');
     return result;
   }
 
@@ -48,7 +53,7 @@ export function createJobs(ctx: AppContext, log: FastifyBaseLogger) {
             // An outage is logged once by ctx.health, not once per tick with a stack.
             if (isDatabaseUnavailable(err)) ctx.health.down('database', err);
             else log.error({ err }, 'periodic jobs failed');
-            return { archived_teardowns: 0, revoked_keys: 0, deleted_files: 0 };
+            return { archived_teardowns: 0, revoked_keys: 0, deleted_files: 0, purged_idempotency_keys: 0 };
           })
           .finally(() => {
             running = undefined;

@@ -32,7 +32,7 @@ export async function listingRoutes(root: FastifyInstance) {
   app.post(
     '/sales-lease-exchange',
     {
-      config: { ...seller, rules: listingBodyItems },
+      config: { ...seller, rules: listingBodyItems, idempotent: 'json' },
       schema: {
         operationId: 'createListing',
         tags,

@@ -29,7 +29,7 @@ export async function teardownRoutes(root: FastifyInstance) {
     '/teardowns',
     {
       // Cross-field rules (date order, ISO country) join the schema's items in one 422.
-      config: { ...seller, rules: teardownBodyItems },
+      config: { ...seller, rules: teardownBodyItems, idempotent: 'json' },
       schema: {
         operationId: 'createTeardown',
         summary: 'Create a teardown (published at once)',
@@ -109,7 +109,7 @@ export async function teardownRoutes(root: FastifyInstance) {
   app.post(
     '/teardowns/transition/:teardown_id',
     {
-      config: seller,
+      config: { ...seller, idempotent: 'json' },
       schema: {
         operationId: 'transitionTeardown',
         summary: 'Lifecycle transition (start_processing, complete, unpublish, archive, restore, submit; admin: approve, reject, suspend)',

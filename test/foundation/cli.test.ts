@@ -289,6 +289,7 @@ describe('vocabularies, jobs and demo', () => {
         archived_teardowns: expect.any(Number),
         revoked_keys: expect.any(Number),
         deleted_files: expect.any(Number),
+        purged_idempotency_keys: expect.any(Number),
       });
     },
     SLOW,

@@ -32,6 +32,7 @@ describe('defaults', () => {
       authCacheSeconds: 60,
       jobsIntervalSeconds: 60,
       teardownTtlDays: 90,
+      idempotencyTtlHours: 24,
       maxUploadBytes: 50 * MB,
       maxJsonBytes: 10 * MB,
       httpTimeouts: { headersSeconds: 10, requestSeconds: 300, keepAliveSeconds: 72 },
