@@ -111,6 +111,18 @@ describe('/public/v1/openapi.json', () => {
     }
   });
 
+  it('declares the Idempotency-Key header, the 409 and Idempotent-Replayed on every POST', () => {
+    type Operation = { parameters?: { name: string; in: string }[]; responses?: Record<string, { headers?: Record<string, unknown> }> };
+    const posts = Object.entries(doc.paths).flatMap(([path, item]) => (item.post ? [[path, item.post as Operation] as const] : []));
+    expect(posts.length).toBe(11); // 2 creates, the transition, 8 upload routes
+    for (const [path, operation] of posts) {
+      expect(operation.parameters?.some((p) => p.name === 'Idempotency-Key' && p.in === 'header'), path).toBe(true);
+      expect(operation.responses?.['409'], path).toBeDefined();
+      const ok = Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
+      for (const [, response] of ok) expect(response.headers?.['Idempotent-Replayed'], path).toBeDefined();
+    }
+  });
+
   it('declares x-request-id on every response, the rate-limit fields once the key is known, Retry-After on 429', () => {
     type Response = { headers?: Record<string, { $ref: string }> };
     for (const [path, item] of Object.entries(doc.paths)) {
