@@ -11,7 +11,7 @@ import { conflict, notFound } from '../http/errors.js';
 import { listingAdminRoutes } from '../listings/admin-routes.js';
 import { teardownAdminRoutes } from '../teardowns/admin-routes.js';
 import { toVocabularyView } from '../vocabularies/repository.js';
-import { addVocabularyTerm } from '../vocabularies/service.js';
+import { vocabularyService } from '../vocabularies/service.js';
 import { adminAuthHook } from './auth.js';
 import * as S from './schemas.js';
 import { VOCABULARY_KINDS } from './schemas.js';
@@ -115,7 +115,7 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
     { schema: { operationId: 'adminAddVocabulary', tags, params: S.VocabularyKindParam, body: S.CreateVocabularyBody, response: { 201: S.VocabularyView } } },
     async (request, reply) => {
       const actor = { kind: 'admin', requestId: request.id } as const;
-      const row = await addVocabularyTerm(ctx.db, ctx.vocabularies, actor, { kind: VOCABULARY_KINDS[request.params.kind], ...request.body });
+      const row = await vocabularyService(ctx).add(actor, { kind: VOCABULARY_KINDS[request.params.kind], ...request.body });
       if (!row) throw conflict(`'${request.body.name.trim()}' already exists in ${request.params.kind}.`);
       return reply.code(201).send(toVocabularyView(row));
     },

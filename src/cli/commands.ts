@@ -16,7 +16,7 @@ import { createObjectStore } from '../files/store-from-config.js';
 import { compileBodyValidator, toSchemaItems } from '../http/validation.js';
 import { runJobsOnce } from '../jobs/scheduler.js';
 import { toVocabularyView, vocabularyRepository } from '../vocabularies/repository.js';
-import { addVocabularyTerm } from '../vocabularies/service.js';
+import { vocabularyService } from '../vocabularies/service.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 export type Values = Record<string, string | boolean | undefined>;
@@ -278,7 +278,7 @@ export const commands: Record<string, Command> = {
         withoutUndefined({ name: v.name, manufacturer: v.manufacturer, category: v.category, is_active: v.inactive ? false : undefined }),
       );
       return async ({ db }) => {
-        const row = await addVocabularyTerm(db, vocabularyRepository(db), { kind: 'admin' }, { kind, ...body }, { via_cli: true });
+        const row = await vocabularyService({ db, vocabularies: vocabularyRepository(db) }).add({ kind: 'admin' }, { kind, ...body }, { via_cli: true });
         if (!row) throw new UsageError(`'${body.name.trim()}' already exists in ${String(v.kind)}`);
         const view = toVocabularyView(row);
         return {

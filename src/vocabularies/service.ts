@@ -6,13 +6,19 @@ import type { Database } from '../db/database.js';
 import type { VocabularyTerm } from '../db/schema.js';
 import type { NewVocabularyTerm, VocabularyRepository } from './repository.js';
 
-/** Adds a term, audited as `vocabulary.created`; undefined (and no audit row) when the name already exists for that kind. */
-export async function addVocabularyTerm(
-  db: Database,
-  vocabularies: Pick<VocabularyRepository, 'insert'>,
+/** The vocabulary feature's service, in the one shape of every feature (`<feature>Service(ctx)`). */
+export function vocabularyService(ctx: { db: Database; vocabularies: Pick<VocabularyRepository, 'insert'> }) {
+  return {
+    /** Adds a term, audited as `vocabulary.created`; undefined (and no audit row) when the name already exists for that kind. */
+    add: (actor: Actor, term: NewVocabularyTerm, metadata: Record<string, unknown> = {}) => addVocabularyTerm(ctx, actor, term, metadata),
+  };
+}
+
+async function addVocabularyTerm(
+  { db, vocabularies }: { db: Database; vocabularies: Pick<VocabularyRepository, 'insert'> },
   actor: Actor,
   term: NewVocabularyTerm,
-  metadata: Record<string, unknown> = {},
+  metadata: Record<string, unknown>,
 ): Promise<VocabularyTerm | undefined> {
   return db.transaction().execute(async (tx) => {
     const row = await vocabularies.insert(term, tx);
