@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Request } from 'autocannon';
+import { teardownBody } from '../test/helpers/teardowns.js';
 
 const READS = 200;
 const CONNECTIONS = 20;
@@ -73,15 +74,7 @@ async function measure(seconds: number) {
       backend: string;
     };
     const url = `http://127.0.0.1:${port}`;
-    const body = JSON.stringify({
-      asset_type: 'engine',
-      status: 'Starting',
-      start_date: '2026-03-01',
-      location: 'Shannon',
-      country: 'IE',
-      engine_model: 'CFM56-5B',
-      description: 'Bench: CFM56-5B teardown, LLPs traced to birth.',
-    });
+    const body = JSON.stringify({ ...teardownBody('engine'), description: 'Bench: CFM56-5B teardown, LLPs traced to birth.' });
     const json = { ...headers, 'content-type': 'application/json' };
     const run = `${process.pid}-${Date.now()}`;
     const pairs: [Side, Side][] = [

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backend, createPostgresDatabase } from '../helpers/app.js';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
+import { teardownBody } from '../helpers/teardowns.js';
 
 interface Answer {
   status: number;
@@ -77,16 +78,7 @@ describe.runIf(backend() === 'pglite')('SIGTERM under load', () => {
     const created = await request(baseUrl, '/public/v1/teardowns', {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
-      body: Buffer.from(
-        JSON.stringify({
-          asset_type: 'engine',
-          status: 'Starting',
-          start_date: '2026-03-01',
-          location: 'Shannon',
-          country: 'IE',
-          engine_model: 'CFM56-5B',
-        }),
-      ),
+      body: Buffer.from(JSON.stringify(teardownBody('engine'))),
     });
     expect(created.status).toBe(201);
     const id = JSON.parse(created.body).teardown_id as string;
