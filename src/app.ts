@@ -29,6 +29,7 @@ import { validatorCompiler } from './http/validation.js';
 import { createJobs } from './jobs/scheduler.js';
 import { dependencyHealth } from './observability/dependencies.js';
 import { createMetrics } from './observability/metrics.js';
+import { publicDocument } from './observability/openapi.js';
 import { systemRoutes } from './observability/routes.js';
 import { publicRoutes } from './public-routes.js';
 import { vocabularyRepository } from './vocabularies/repository.js';
@@ -181,6 +182,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       security: [{ apiKey: [], organization: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    // One partner document for /public/v1/openapi.json and the /docs page alike: public paths only,
+    // with the headers every operation carries (observability/openapi.ts).
+    // The document is OpenAPI 3.1 (the `openapi` option above), never Swagger 2.
+    transformObject: (document) => publicDocument((document as { openapiObject: Record<string, unknown> }).openapiObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/public/v1/openapi.json' } as never, staticCSP: true });
 

@@ -110,7 +110,7 @@ export const businessErrorRef = ref('BusinessError');
 
 // --- conditional requests (http/conditional.ts): what the OpenAPI document says about them
 const ETAG_HEADER = {
-  ETag: { type: 'string', description: 'Strong entity-tag of the record ("<version>-<hash>"); opaque, changes with every change.' },
+  ETag: { type: 'string', description: 'Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change.' },
 };
 /** A one-record response schema that also declares its ETag header (read by @fastify/swagger only). */
 export const withEtag = <T extends TSchema>(schema: T): T => ({ ...schema, headers: ETAG_HEADER }) as T;

@@ -1,7 +1,6 @@
 // Unauthenticated operational routes: liveness, readiness, metrics and the OpenAPI document.
 import type { FastifyInstance } from 'fastify';
 import { pingDatabase } from '../db/database.js';
-import { publicDocument } from './openapi.js';
 
 const READINESS_DEADLINE_MS = 800;
 
@@ -50,6 +49,7 @@ export async function systemRoutes(app: FastifyInstance) {
     return reply.type(registry.contentType).send(await registry.metrics());
   });
 
-  // The public document lists the partner endpoints only, with their common headers (openapi.ts).
-  app.get('/public/v1/openapi.json', { schema: hidden }, async () => publicDocument(app.swagger() as Record<string, unknown>));
+  // The partner document (built by @fastify/swagger through openapi.ts publicDocument, so the /docs
+  // page shows the same one): partner endpoints only, with their common headers.
+  app.get('/public/v1/openapi.json', { schema: hidden }, async () => app.swagger());
 }

@@ -150,6 +150,13 @@ describe('/docs', () => {
     expect(res.body).toContain('<html');
   });
 
+  it('renders the same document as /public/v1/openapi.json (the page loads /docs/json)', async () => {
+    const page = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
+    const served = (await t.app.inject({ method: 'GET', url: '/public/v1/openapi.json' })).json();
+    expect(page).toEqual(served);
+    expect(JSON.stringify(page)).toContain('Idempotency-Key');
+  });
+
   it('points the page at the public document, not at one that includes operator routes', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
     expect(res.statusCode).toBe(200);
