@@ -24,7 +24,7 @@ import { installIdempotency } from './http/idempotency.js';
 import { installRequestValidation } from './http/request-validation.js';
 import { frameworkErrorHandler, installRouteFallbacks } from './http/routing.js';
 import { BusinessError, PlainError, ValidationError } from './http/schemas.js';
-import { securityHeaders } from './http/security-headers.js';
+import { setAnswerHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
 import { createJobs } from './jobs/scheduler.js';
 import { dependencyHealth } from './observability/dependencies.js';
@@ -142,11 +142,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addSchema(PlainError);
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    setAnswerHeaders(request, reply);
     // While draining, every response asks its client to reconnect (to another instance).
     if (ctx.lifecycle.draining) reply.header('connection', 'close');
   });
-  app.addHook('onRequest', securityHeaders);
   const logsRequests = overrides.logger !== false && ['trace', 'debug', 'info'].includes(config.logLevel);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-handler.js';
 import { ApiError, methodNotAllowed, routeNotFound } from './errors.js';
-import { isPrivatePath } from './security-headers.js';
+import { setAnswerHeaders } from './security-headers.js';
 
 export function installRouteFallbacks(app: FastifyInstance) {
   const patterns: { regex: RegExp; methods: Set<string> }[] = [];
@@ -49,9 +49,7 @@ export function requestIdFrom(header: string | string[] | undefined, fresh: () =
  * over-long path parameter). Fastify would answer them in its own shape and without a request id.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  reply.header('x-request-id', request.id);
-  reply.header('x-content-type-options', 'nosniff');
-  if (isPrivatePath(request.url)) reply.header('cache-control', 'no-store');
+  setAnswerHeaders(request, reply);
   const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
   return sendError(
     reply,
