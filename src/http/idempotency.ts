@@ -179,12 +179,9 @@ export function installIdempotency(app: FastifyInstance, ctx: Pick<AppContext, '
     const now = clock.now();
     const stale = new Date(now.getTime() - ttlMs);
 
-    const existing = await row(scope).where('created_at', '>', stale).executeTakeFirst();
-    if (existing?.state === 'done') return replayOrRefuse(request, reply, state, existing);
-    if (existing && (existing.state === 'committed' || existing.lease_expires_at.getTime() > now.getTime())) throw idempotencyKeyInUse();
-
-    // Absent, abandoned (lease expired while running) or past its TTL: claim it. The condition is
-    // in the statement, so two instances racing for one key cannot both win.
+    // Claim first, in one statement: the key is taken when it is absent, abandoned (lease expired
+    // while running) or past its TTL, so two instances racing for one key cannot both win, and a new
+    // key (the common case) costs one round trip. Otherwise the row says why: replay or 409.
     const token = randomUUID();
     const fingerprint = multipart ? null : jsonFingerprint(request, state);
     const claimed = await db
@@ -222,9 +219,9 @@ export function installIdempotency(app: FastifyInstance, ctx: Pick<AppContext, '
       .returning('lease_token')
       .executeTakeFirst();
     if (!claimed) {
-      // Lost the race: the winner may even have finished already.
-      const winner = await row(scope).executeTakeFirst();
-      if (winner?.state === 'done') return replayOrRefuse(request, reply, state, winner);
+      // Held by a live request, committed, or done (the first request, or the winner of a race).
+      const holder = await row(scope).executeTakeFirst();
+      if (holder?.state === 'done') return replayOrRefuse(request, reply, state, holder);
       throw idempotencyKeyInUse();
     }
     state.claim = {
