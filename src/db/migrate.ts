@@ -8,6 +8,7 @@ import * as m0003 from './migrations/0003_moderation_and_file_deletions.js';
 import * as m0004 from './migrations/0004_auth_change_notifications.js';
 import * as m0005 from './migrations/0005_row_versions.js';
 import * as m0006 from './migrations/0006_idempotency_keys.js';
+import * as m0007 from './migrations/0007_events.js';
 
 // Static imports rather than a folder scan: the compiled build and tsx see the same list.
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0004_auth_change_notifications': m0004,
   '0005_row_versions': m0005,
   '0006_idempotency_keys': m0006,
+  '0007_events': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -174,6 +174,26 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** Per organization: the number of its newest event and the highest number the purge removed. */
+export interface EventStreamsTable {
+  org_id: string;
+  /** bigint, parsed as a number (database.ts): exact up to 2^53 events per organization. */
+  last_seq: number;
+  purged_through: ColumnType<number, number | undefined, number>;
+}
+
+export interface EventsTable {
+  org_id: string;
+  seq: ColumnType<number, number, never>;
+  id: Generated<string>;
+  type: string;
+  entity_type: 'teardown' | 'listing' | 'webhook';
+  entity_id: string;
+  /** jsonb: { entity_id, ... } as the event's `data`. */
+  data: ColumnType<Record<string, unknown>, string, never>;
+  created_at: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -185,6 +205,8 @@ export interface DB {
   security_alerts: SecurityAlertsTable;
   file_deletions: FileDeletionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  event_streams: EventStreamsTable;
+  events: EventsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
