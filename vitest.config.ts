@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // The suite runs on embedded PGlite always, and a second time on PostgreSQL when
@@ -5,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 const backends = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 
 export default defineConfig({
+  // The SDK's tests import its TypeScript source: no build step before `npm test`.
+  resolve: { alias: { '@aviation-marketplace/partner-sdk': fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)) } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
