@@ -14,6 +14,9 @@ import { createPrincipal } from '../helpers/factories.js';
 import { bytes } from '../files/fixtures.js';
 import { aircraft, type SdkHarness, startSdkHarness } from './harness.js';
 
+/** A Blob of fixture bytes (copied: Blob wants an ArrayBuffer-backed view). */
+const blob = (data: Buffer, type?: string) => new Blob([new Uint8Array(data)], type ? { type } : {});
+
 let h: SdkHarness;
 let client: PartnerClient;
 
@@ -56,14 +59,14 @@ describe('teardowns', () => {
     const id = teardown.teardown_id;
 
     const doc = await client.teardowns.documents.upload(id, {
-      file: new Blob([bytes.pdf()], { type: 'application/pdf' }),
+      file: blob(bytes.pdf(), 'application/pdf'),
       filename: 'harvest.pdf',
       audience: ['Lessor', 'MRO'],
     });
     expect(doc).toMatchObject({ filename: 'harvest.pdf', content_type: 'application/pdf', size: 2000 });
-    const image = await client.teardowns.images.upload(id, { file: new File([bytes.png()], 'engine.png', { type: 'image/png' }) });
+    const image = await client.teardowns.images.upload(id, { file: new File([new Uint8Array(bytes.png())], 'engine.png', { type: 'image/png' }) });
     expect(image.filename).toBe('engine.png');
-    const occm = await client.teardowns.slots.upload('occm', id, { file: new Blob([bytes.pdf()]), filename: 'occm.pdf' });
+    const occm = await client.teardowns.slots.upload('occm', id, { file: blob(bytes.pdf()), filename: 'occm.pdf' });
     expect(occm.content_type).toBe('application/pdf');
 
     let { data: after } = await client.teardowns.get(id);
@@ -100,8 +103,8 @@ describe('listings', () => {
     for await (const item of client.listings.list({ listing_type: 'engine' })) titles.push(item.title);
     expect(titles).toEqual(['CFM56-5B4/3 QEC, fresh shop visit']);
 
-    const doc = await client.listings.documents.upload(id, { file: new Blob([bytes.csv()]), filename: 'llp.csv', audience: ['Airline'] });
-    const image = await client.listings.images.upload(id, { file: new Blob([bytes.jpeg()]), filename: 'qec.jpg' });
+    const doc = await client.listings.documents.upload(id, { file: blob(bytes.csv()), filename: 'llp.csv', audience: ['Airline'] });
+    const image = await client.listings.images.upload(id, { file: blob(bytes.jpeg()), filename: 'qec.jpg' });
     const { data: withFiles } = await client.listings.get(id);
     expect([withFiles.documents, withFiles.images]).toEqual([[doc.url], [image.url]]);
     await client.listings.documents.remove(id, doc.url);

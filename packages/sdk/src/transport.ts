@@ -108,6 +108,14 @@ async function retryableAnswer(request: Request, response: Response, body: Array
   }
 }
 
+/** `fetch failed (ECONNREFUSED)`: undici hides the reason in `cause`. */
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause: unknown = err.cause;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
+  return code ? `${err.message} (${code})` : err.message;
+}
+
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 export function createTransport(deps: TransportDeps): Transport {
@@ -154,7 +162,7 @@ export function createTransport(deps: TransportDeps): Transport {
         if (callerSignal.aborted) throw callerSignal.reason;
         outcome = timeout.signal.aborted
           ? { failure: new TimeoutError(`${original.method} ${original.url}: no answer within ${policy.timeoutMs} ms`, { cause: err }) }
-          : { failure: new NetworkError(`${original.method} ${original.url}: ${err instanceof Error ? err.message : String(err)}`, { cause: err }) };
+          : { failure: new NetworkError(`${original.method} ${original.url}: ${describe(err)}`, { cause: err }) };
       } finally {
         clearTimeout(timer);
       }
