@@ -9,7 +9,7 @@ import {
   Unauthorized,
   ValidationError,
 } from '@aviation-marketplace/partner-sdk';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createPrincipal } from '../helpers/factories.js';
 import { bytes } from '../files/fixtures.js';
 import { aircraft, type SdkHarness, startSdkHarness } from './harness.js';
@@ -171,5 +171,28 @@ describe('typed errors', () => {
     expect(err).not.toBeInstanceOf(BusinessError);
     expect(err).toMatchObject({ name: 'ApiError', status: 400 });
     expect(String((err as Error).message)).toMatch(/restore/);
+  });
+});
+
+describe('examples', () => {
+  test('examples/quickstart.ts runs against the service as a partner would run it', async () => {
+    const env = { PARTNER_API_URL: h.baseUrl, PARTNER_API_KEY: h.seller.key, PARTNER_ORG_ID: h.seller.orgId };
+    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      printed.push(args.join(' '));
+    });
+    try {
+      // A path in a variable: the example is a script, compiled by its own tsconfig, not by this one.
+      const script = '../../packages/sdk/examples/quickstart.ts';
+      await import(script);
+    } finally {
+      log.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    expect(printed[0]).toMatch(/^created [0-9a-f-]{36} \(Starting\), etag "/);
+    expect(printed).toContain('now active_in_process');
+    expect(printed).toContain('description: LLPs sold');
+    expect(printed.at(-1)).toMatch(/^invalid body\.start_date: /);
   });
 });
