@@ -57,14 +57,20 @@ function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<vo
   });
 }
 
-/** Milliseconds the answer asks to wait: Retry-After (seconds or HTTP date), else RateLimit's `t=`, else RateLimit-Reset. */
-export function serverDelayMs(headers: Headers, now = Date.now()): number | undefined {
+/**
+ * Milliseconds the answer asks to wait: Retry-After (seconds or HTTP date); for a 429 without it, the
+ * RateLimit header's `t=`, else RateLimit-Reset. (Other answers carry the rate-limit window too, but
+ * its reset says nothing about when a 502 or 503 will be over.)
+ */
+export function serverDelayMs(response: Pick<Response, 'status' | 'headers'>, now = Date.now()): number | undefined {
+  const { headers } = response;
   const retryAfter = headers.get('retry-after');
   if (retryAfter !== null) {
     if (/^\s*\d+\s*$/.test(retryAfter)) return Number(retryAfter) * 1000;
     const date = Date.parse(retryAfter);
     if (!Number.isNaN(date)) return Math.max(0, date - now);
   }
+  if (response.status !== 429) return undefined;
   const rateLimit = headers.get('ratelimit');
   const t = rateLimit ? /(?:^|[;,\s])t=(\d+)/.exec(rateLimit) : null;
   if (t) return Number(t[1]) * 1000;
@@ -185,7 +191,7 @@ export function createTransport(deps: TransportDeps): Transport {
       };
       if (attempt >= policy.maxRetries) return giveUp();
       const backoff = random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-      const asked = response ? serverDelayMs(response.headers) : undefined;
+      const asked = response ? serverDelayMs(response) : undefined;
       // The server's wait wins (plus a little jitter so that clients told the same second spread out).
       const delay = asked === undefined ? backoff : asked + random() * Math.min(250, policy.baseDelayMs);
       if (Date.now() + delay >= deadline) return giveUp();
