@@ -91,7 +91,7 @@ export class EventStream implements AsyncIterable<FeedEvent> {
     while (!signal?.aborted) {
       let page: EventPage;
       try {
-        page = await this.#read({ after: this.#cursor, types, limit }, { ...request, signal });
+        page = await this.#read({ after: this.#cursor, types, limit }, { ...request, signal: signal ?? request?.signal });
       } catch (err) {
         if (signal?.aborted) return;
         throw err;

@@ -177,7 +177,9 @@ export function createTransport(deps: TransportDeps): Transport {
       if (response) {
         // A DELETE repeated after an attempt whose outcome is unknown: 404 means it is gone, as asked.
         if (response.status === 404 && ambiguousBefore && original.method === 'DELETE') {
-          return new Response(null, { status: 204, headers: response.headers });
+          const headers = new Headers(response.headers);
+          for (const name of ['content-type', 'content-length']) headers.delete(name);
+          return new Response(null, { status: 204, headers });
         }
         if (!(await retryableAnswer(template, response, body ?? new ArrayBuffer(0)))) return response;
       } else if (!safeToRepeat(template)) {
