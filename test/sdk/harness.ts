@@ -49,7 +49,9 @@ export function recordingFetch(
     const exchange: Exchange = { method: request.method, url: request.url, headers: new Headers(request.headers), at: Date.now() };
     const index = log.push(exchange) - 1;
     try {
-      const response = intercept ? await intercept(request, exchange, index, () => globalThis.fetch(request)) : await globalThis.fetch(request);
+      const response = intercept
+        ? await intercept(request, exchange, index, () => globalThis.fetch(request))
+        : await globalThis.fetch(request);
       exchange.status = response.status;
       exchange.responseHeaders = response.headers;
       return response;

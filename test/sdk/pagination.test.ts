@@ -12,13 +12,15 @@ afterAll(() => h.close());
 test('teardowns.list walks every page: 23 teardowns, 5 per page, each once, in the order asked', async () => {
   const client = h.client();
   const created = new Set<string>();
-  for (let i = 0; i < 23; i++) created.add((await client.teardowns.create({ ...aircraft, msn: `PAGE-${String(i).padStart(2, '0')}` })).data.teardown_id);
+  for (let i = 0; i < 23; i++)
+    created.add((await client.teardowns.create({ ...aircraft, msn: `PAGE-${String(i).padStart(2, '0')}` })).data.teardown_id);
   // One teardown that the filter leaves out.
   await client.teardowns.create({ ...aircraft, msn: 'OTHER' });
 
   const { fetch, log } = recordingFetch();
   const seen: TeardownListItem[] = [];
-  for await (const item of h.client({ fetch }).teardowns.list({ search: 'PAGE-', per_page: 5, sort_by: 'msn', sort_dir: 'asc' })) seen.push(item);
+  for await (const item of h.client({ fetch }).teardowns.list({ search: 'PAGE-', per_page: 5, sort_by: 'msn', sort_dir: 'asc' }))
+    seen.push(item);
 
   expect(seen.map((i) => i.msn)).toEqual([...Array(23).keys()].map((i) => `PAGE-${String(i).padStart(2, '0')}`));
   expect(new Set(seen.map((i) => i.id))).toEqual(created);

@@ -29,7 +29,12 @@ afterAll(() => h.close());
 describe('teardowns', () => {
   test('create, read, update with If-Match, transition, list and delete round trip', async () => {
     const created = await client.teardowns.create({ ...aircraft, msn: 'SDK-1', tail_number: 'F-SDK1' });
-    expect(created.data).toMatchObject({ asset_type: 'aircraft', status: 'active_starting', tail_number: 'F-SDK1', org_id: h.seller.orgId });
+    expect(created.data).toMatchObject({
+      asset_type: 'aircraft',
+      status: 'active_starting',
+      tail_number: 'F-SDK1',
+      org_id: h.seller.orgId,
+    });
     expect(created.etag).toMatch(/^"\d+-[0-9a-f]{8}"$/);
     const id = created.data.teardown_id;
 
@@ -64,7 +69,9 @@ describe('teardowns', () => {
       audience: ['Lessor', 'MRO'],
     });
     expect(doc).toMatchObject({ filename: 'harvest.pdf', content_type: 'application/pdf', size: 2000 });
-    const image = await client.teardowns.images.upload(id, { file: new File([new Uint8Array(bytes.png())], 'engine.png', { type: 'image/png' }) });
+    const image = await client.teardowns.images.upload(id, {
+      file: new File([new Uint8Array(bytes.png())], 'engine.png', { type: 'image/png' }),
+    });
     expect(image.filename).toBe('engine.png');
     const occm = await client.teardowns.slots.upload('occm', id, { file: blob(bytes.pdf()), filename: 'occm.pdf' });
     expect(occm.content_type).toBe('application/pdf');
@@ -131,7 +138,12 @@ describe('typed errors', () => {
     const err = await client.teardowns.create({ ...aircraft, start_date: 'yesterday', end_date: 'soon' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     const issues = (err as ValidationError).issues;
-    expect(issues.map((i) => i.loc)).toEqual(expect.arrayContaining([['body', 'start_date'], ['body', 'end_date']]));
+    expect(issues.map((i) => i.loc)).toEqual(
+      expect.arrayContaining([
+        ['body', 'start_date'],
+        ['body', 'end_date'],
+      ]),
+    );
     expect((err as ValidationError).status).toBe(422);
   });
 

@@ -1,14 +1,7 @@
 // The SDK's retry policy against the real service: the Idempotency-Key kept across a retry (the
 // service replays, nothing is created twice), 429 waits out Retry-After, 503 / 409-in-progress are
 // retried, the total budget and the per-attempt timeout hold, and refusals are not retried.
-import {
-  NetworkError,
-  NotFound,
-  RateLimited,
-  ServiceUnavailable,
-  TimeoutError,
-  ValidationError,
-} from '@aviation-marketplace/partner-sdk';
+import { NetworkError, NotFound, RateLimited, ServiceUnavailable, TimeoutError, ValidationError } from '@aviation-marketplace/partner-sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { memoryRateLimitStore } from '../../src/http/rate-limit.js';
 import { aircraft, businessAnswer, recordingFetch, type SdkHarness, startSdkHarness } from './harness.js';
@@ -207,7 +200,11 @@ describe('429 against the real rate limiter', () => {
     const client = limited.client({ totalBudgetMs: 500 });
     const started = Date.now();
     let err: unknown;
-    for (let i = 0; i < 4 && !err; i++) err = await client.teardowns.listPage().then(() => undefined, (e: unknown) => e);
+    for (let i = 0; i < 4 && !err; i++)
+      err = await client.teardowns.listPage().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(RateLimited);
     expect((err as RateLimited).retryAfterSeconds).toBe(1);
     expect((err as RateLimited).errorCode).toBe('too_many_requests');

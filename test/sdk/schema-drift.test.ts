@@ -54,11 +54,17 @@ const RESOURCE_METHODS: Record<string, string> = {
 
 test('every operation of the served document has a resource method in the SDK', () => {
   const paths = document.paths as Record<string, Record<string, { operationId?: string }>>;
-  const operationIds = Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => (op.operationId ? [op.operationId] : [])));
+  const operationIds = Object.values(paths).flatMap((item) =>
+    Object.values(item).flatMap((op) => (op.operationId ? [op.operationId] : [])),
+  );
   const missing = operationIds.filter((id) => !(id in RESOURCE_METHODS));
   expect(missing, 'add a resource method in packages/sdk/src/client.ts for each, and list it in RESOURCE_METHODS').toEqual([]);
 
-  const client = createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'svc_live_x', organizationId: '11111111-1111-4111-8111-111111111111' });
+  const client = createClient({
+    baseUrl: 'http://127.0.0.1:1',
+    apiKey: 'svc_live_x',
+    organizationId: '11111111-1111-4111-8111-111111111111',
+  });
   for (const [operationId, method] of Object.entries(RESOURCE_METHODS)) {
     const target = method.split('.').reduce<unknown>((object, key) => (object as Record<string, unknown> | undefined)?.[key], client);
     expect(typeof target, `${operationId} → client.${method}`).toBe('function');

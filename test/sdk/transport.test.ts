@@ -42,13 +42,18 @@ describe('retry decisions', () => {
     const { send, waits } = scripted(() => new TypeError('fetch failed'));
     await expect(send(new Request('http://x.test/a'))).rejects.toBeInstanceOf(NetworkError);
     expect(waits).toEqual([250, 500, 1_000]);
-    const half = scripted(() => new TypeError('fetch failed'), () => 0.5);
+    const half = scripted(
+      () => new TypeError('fetch failed'),
+      () => 0.5,
+    );
     await expect(half.send(new Request('http://x.test/a'))).rejects.toBeInstanceOf(NetworkError);
     expect(half.waits).toEqual([125, 250, 500]);
   });
 
   test('every POST gets one Idempotency-Key for all its attempts; a caller header wins', async () => {
-    const { send, seen } = scripted((_r, attempt) => (attempt < 2 ? new Response(null, { status: 502 }) : new Response('{}', { status: 201 })));
+    const { send, seen } = scripted((_r, attempt) =>
+      attempt < 2 ? new Response(null, { status: 502 }) : new Response('{}', { status: 201 }),
+    );
     await send(new Request('http://x.test/a', { method: 'POST', body: '{}' }));
     const keys = seen.map((r) => r.headers.get('idempotency-key'));
     expect(new Set(keys).size).toBe(1);
@@ -74,7 +79,9 @@ describe('retry decisions', () => {
   });
 
   test('a DELETE retried after a lost answer that finds the record gone reports 204; a first 404 stays 404', async () => {
-    const lost = scripted((_r, attempt) => (attempt === 0 ? new TypeError('fetch failed') : new Response('{"detail":"Teardown not found"}', { status: 404 })));
+    const lost = scripted((_r, attempt) =>
+      attempt === 0 ? new TypeError('fetch failed') : new Response('{"detail":"Teardown not found"}', { status: 404 }),
+    );
     expect((await lost.send(new Request('http://x.test/a', { method: 'DELETE' }))).status).toBe(204);
     const plain = scripted(() => new Response('{"detail":"Teardown not found"}', { status: 404 }));
     expect((await plain.send(new Request('http://x.test/a', { method: 'DELETE' }))).status).toBe(404);

@@ -60,6 +60,12 @@ function unwrap<D>(result: Result<D>): D {
   return result.data as D;
 }
 
+/**
+ * The If-Match header of a write, as a plain header rather than the document's header parameter:
+ * the SDK does not depend on how the document spells or documents it.
+ */
+const ifMatch = (options: WriteOptions): Record<string, string | undefined> => ({ 'if-match': options.ifMatch });
+
 const tagged = <D>(result: Result<D>): Tagged<D> => ({ data: unwrap(result), etag: result.response.headers.get('etag') ?? undefined });
 
 /** The multipart body of an upload: `audience` (comma-separated) before `file`. */
@@ -178,7 +184,10 @@ class Teardowns {
   /** GET /teardowns/{id}, with its ETag. Unknown or another organization's id: NotFound. */
   async get(teardownId: string, options?: CallOptions): Promise<Tagged<Teardown>> {
     return tagged(
-      await this.#http.GET('/public/v1/teardowns/{teardown_id}', { params: { path: { teardown_id: teardownId } }, fetch: via(this.#transport, options) }),
+      await this.#http.GET('/public/v1/teardowns/{teardown_id}', {
+        params: { path: { teardown_id: teardownId } },
+        fetch: via(this.#transport, options),
+      }),
     );
   }
 
@@ -197,7 +206,8 @@ class Teardowns {
   async update(teardownId: string, body: TeardownUpdate, options: WriteOptions = {}): Promise<Tagged<Teardown>> {
     return tagged(
       await this.#http.PATCH('/public/v1/teardowns/{teardown_id}', {
-        params: { path: { teardown_id: teardownId }, header: { 'if-match': options.ifMatch } },
+        params: { path: { teardown_id: teardownId } },
+        headers: ifMatch(options),
         body,
         fetch: via(this.#transport, options),
       }),
@@ -213,7 +223,8 @@ class Teardowns {
     const body = typeof action === 'string' ? { action } : action;
     return tagged(
       await this.#http.POST('/public/v1/teardowns/transition/{teardown_id}', {
-        params: { path: { teardown_id: teardownId }, header: { 'if-match': options.ifMatch } },
+        params: { path: { teardown_id: teardownId } },
+        headers: ifMatch(options),
         body,
         fetch: via(this.#transport, options),
       }),
@@ -224,7 +235,8 @@ class Teardowns {
   async delete(teardownId: string, options: WriteOptions = {}): Promise<void> {
     unwrap(
       await this.#http.DELETE('/public/v1/teardowns/{teardown_id}', {
-        params: { path: { teardown_id: teardownId }, header: { 'if-match': options.ifMatch } },
+        params: { path: { teardown_id: teardownId } },
+        headers: ifMatch(options),
         fetch: via(this.#transport, options),
       }),
     );
@@ -235,7 +247,8 @@ class Teardowns {
     upload: async (teardownId: string, input: DocumentUpload, options: WriteOptions = {}): Promise<UploadResult> =>
       unwrap(
         await this.#http.POST('/public/v1/teardown/documents/{teardown_id}', {
-          params: { path: { teardown_id: teardownId }, header: { 'if-match': options.ifMatch } },
+          params: { path: { teardown_id: teardownId } },
+          headers: ifMatch(options),
           body: uploadBody(input),
           bodySerializer: formData,
           fetch: via(this.#transport, options),
@@ -245,7 +258,8 @@ class Teardowns {
     remove: async (teardownId: string, url: string, options: WriteOptions = {}): Promise<void> => {
       unwrap(
         await this.#http.DELETE('/public/v1/teardown/documents/{teardown_id}/by-url', {
-          params: { path: { teardown_id: teardownId }, query: { url }, header: { 'if-match': options.ifMatch } },
+          params: { path: { teardown_id: teardownId }, query: { url } },
+          headers: ifMatch(options),
           fetch: via(this.#transport, options),
         }),
       );
@@ -257,7 +271,8 @@ class Teardowns {
     upload: async (teardownId: string, input: FileInput, options: WriteOptions = {}): Promise<UploadResult> =>
       unwrap(
         await this.#http.POST('/public/v1/teardown/images/{teardown_id}', {
-          params: { path: { teardown_id: teardownId }, header: { 'if-match': options.ifMatch } },
+          params: { path: { teardown_id: teardownId } },
+          headers: ifMatch(options),
           body: uploadBody(input),
           bodySerializer: formData,
           fetch: via(this.#transport, options),
@@ -266,7 +281,8 @@ class Teardowns {
     remove: async (teardownId: string, url: string, options: WriteOptions = {}): Promise<void> => {
       unwrap(
         await this.#http.DELETE('/public/v1/teardown/images/{teardown_id}/by-url', {
-          params: { path: { teardown_id: teardownId }, query: { url }, header: { 'if-match': options.ifMatch } },
+          params: { path: { teardown_id: teardownId }, query: { url } },
+          headers: ifMatch(options),
           fetch: via(this.#transport, options),
         }),
       );
@@ -277,7 +293,8 @@ class Teardowns {
   readonly slots = {
     upload: async (slot: TeardownSlot, teardownId: string, input: DocumentUpload, options: WriteOptions = {}): Promise<UploadResult> => {
       const init = {
-        params: { path: { teardown_id: teardownId }, header: { 'if-match': options.ifMatch } },
+        params: { path: { teardown_id: teardownId } },
+        headers: ifMatch(options),
         body: uploadBody(input),
         bodySerializer: formData,
         fetch: via(this.#transport, options),
@@ -294,7 +311,7 @@ class Teardowns {
       }
     },
     clear: async (slot: TeardownSlot, teardownId: string, options: WriteOptions = {}): Promise<void> => {
-      const init = { params: { path: { teardown_id: teardownId }, header: { 'if-match': options.ifMatch } }, fetch: via(this.#transport, options) };
+      const init = { params: { path: { teardown_id: teardownId } }, headers: ifMatch(options), fetch: via(this.#transport, options) };
       switch (slot) {
         case 'harvest-list':
           unwrap(await this.#http.DELETE('/public/v1/teardown/harvest-list/{teardown_id}', init));
@@ -339,7 +356,9 @@ class Listings {
   /** One page of the organization's `active` listings, newest first. */
   async listPage(query: ListingListQuery = {}, options?: CallOptions): Promise<ListingPage> {
     const full = { page: 1, per_page: 20, ...query };
-    return unwrap(await this.#http.GET('/public/v1/sales-lease-exchange', { params: { query: full }, fetch: via(this.#transport, options) }));
+    return unwrap(
+      await this.#http.GET('/public/v1/sales-lease-exchange', { params: { query: full }, fetch: via(this.#transport, options) }),
+    );
   }
 
   /** Every active listing matching `query`, page after page. */
@@ -351,7 +370,8 @@ class Listings {
   async update(listingId: string, body: ListingUpdate, options: WriteOptions = {}): Promise<Tagged<Listing>> {
     return tagged(
       await this.#http.PATCH('/public/v1/sales-lease-exchange/{listing_id}', {
-        params: { path: { listing_id: listingId }, header: { 'if-match': options.ifMatch } },
+        params: { path: { listing_id: listingId } },
+        headers: ifMatch(options),
         body,
         fetch: via(this.#transport, options),
       }),
@@ -362,7 +382,8 @@ class Listings {
   async delete(listingId: string, options: WriteOptions = {}): Promise<void> {
     unwrap(
       await this.#http.DELETE('/public/v1/sales-lease-exchange/{listing_id}', {
-        params: { path: { listing_id: listingId }, header: { 'if-match': options.ifMatch } },
+        params: { path: { listing_id: listingId } },
+        headers: ifMatch(options),
         fetch: via(this.#transport, options),
       }),
     );
@@ -372,7 +393,8 @@ class Listings {
     upload: async (listingId: string, input: DocumentUpload, options: WriteOptions = {}): Promise<UploadResult> =>
       unwrap(
         await this.#http.POST('/public/v1/sales-lease-exchange/documents/{listing_id}', {
-          params: { path: { listing_id: listingId }, header: { 'if-match': options.ifMatch } },
+          params: { path: { listing_id: listingId } },
+          headers: ifMatch(options),
           body: uploadBody(input),
           bodySerializer: formData,
           fetch: via(this.#transport, options),
@@ -381,7 +403,8 @@ class Listings {
     remove: async (listingId: string, url: string, options: WriteOptions = {}): Promise<void> => {
       unwrap(
         await this.#http.DELETE('/public/v1/sales-lease-exchange/documents/{listing_id}/by-url', {
-          params: { path: { listing_id: listingId }, query: { url }, header: { 'if-match': options.ifMatch } },
+          params: { path: { listing_id: listingId }, query: { url } },
+          headers: ifMatch(options),
           fetch: via(this.#transport, options),
         }),
       );
@@ -392,7 +415,8 @@ class Listings {
     upload: async (listingId: string, input: FileInput, options: WriteOptions = {}): Promise<UploadResult> =>
       unwrap(
         await this.#http.POST('/public/v1/sales-lease-exchange/images/{listing_id}', {
-          params: { path: { listing_id: listingId }, header: { 'if-match': options.ifMatch } },
+          params: { path: { listing_id: listingId } },
+          headers: ifMatch(options),
           body: uploadBody(input),
           bodySerializer: formData,
           fetch: via(this.#transport, options),
@@ -401,7 +425,8 @@ class Listings {
     remove: async (listingId: string, url: string, options: WriteOptions = {}): Promise<void> => {
       unwrap(
         await this.#http.DELETE('/public/v1/sales-lease-exchange/images/{listing_id}/by-url', {
-          params: { path: { listing_id: listingId }, query: { url }, header: { 'if-match': options.ifMatch } },
+          params: { path: { listing_id: listingId }, query: { url } },
+          headers: ifMatch(options),
           fetch: via(this.#transport, options),
         }),
       );

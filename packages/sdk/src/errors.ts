@@ -164,7 +164,12 @@ function isIssue(value: unknown): value is ValidationIssue {
 
 /** The typed error of a non-success answer whose body was already read (parsed JSON, or text). */
 export function errorFromResponse(response: Response, body: unknown): ApiError {
-  const init: ApiErrorInit = { status: response.status, requestId: response.headers.get('x-request-id') ?? undefined, body, headers: response.headers };
+  const init: ApiErrorInit = {
+    status: response.status,
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    body,
+    headers: response.headers,
+  };
   const detail = isRecord(body) ? body.detail : undefined;
   if (isBusinessDetail(detail)) {
     switch (response.status) {
@@ -187,7 +192,12 @@ export function errorFromResponse(response: Response, body: unknown): ApiError {
     }
   }
   if (Array.isArray(detail) && detail.every(isIssue)) return new ValidationError(init, detail);
-  const text = typeof detail === 'string' ? detail : typeof body === 'string' && body !== '' ? body.slice(0, 200) : response.statusText || 'Request failed';
+  const text =
+    typeof detail === 'string'
+      ? detail
+      : typeof body === 'string' && body !== ''
+        ? body.slice(0, 200)
+        : response.statusText || 'Request failed';
   if (response.status === 404) return new NotFound(init, text);
   if (response.status === 503) return new ServiceUnavailable(init, text);
   return new ApiError(init, text);

@@ -18,7 +18,15 @@ export {
   ValidationError,
   type ValidationIssue,
 } from './errors.js';
-export { type EventListQuery, type EventPage, EventStream, type EventType, type FeedEvent, type FollowOptions, type KnownEventType } from './events.js';
+export {
+  type EventListQuery,
+  type EventPage,
+  EventStream,
+  type EventType,
+  type FeedEvent,
+  type FollowOptions,
+  type KnownEventType,
+} from './events.js';
 export type { components, operations, paths } from './schema.js';
 export { type CallOptions, DEFAULT_POLICY, type FetchLike, type RetryPolicy } from './transport.js';
 export type * from './types.js';

@@ -105,7 +105,12 @@ async function retryableAnswer(request: Request, response: Response, body: Array
       if (!request.headers.has('idempotency-key')) return false;
       try {
         const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
-        return typeof parsed === 'object' && parsed !== null && 'detail' in parsed && JSON.stringify(parsed.detail).includes('"idempotency_key_in_use"');
+        return (
+          typeof parsed === 'object' &&
+          parsed !== null &&
+          'detail' in parsed &&
+          JSON.stringify(parsed.detail).includes('"idempotency_key_in_use"')
+        );
       } catch {
         return false;
       }
