@@ -42,7 +42,11 @@ describe('teardowns', () => {
     expect(read.data.teardown_id).toBe(id);
     expect(read.etag).toBe(created.etag);
 
+    expect(await client.teardowns.getIfChanged(id, created.etag ?? '')).toBeUndefined();
+
     const updated = await client.teardowns.update(id, { description: 'LLPs sold', audience: ['Lessor'] }, { ifMatch: read.etag });
+    const changed = await client.teardowns.getIfChanged(id, created.etag ?? '');
+    expect([changed?.data.description, changed?.etag]).toEqual(['LLPs sold', updated.etag]);
     expect(updated.data.description).toBe('LLPs sold');
     expect(updated.etag).not.toBe(read.etag);
 
@@ -105,6 +109,8 @@ describe('listings', () => {
 
     const updated = await client.listings.update(id, { title: 'CFM56-5B4/3 QEC, fresh shop visit' }, { ifMatch: created.etag });
     expect(updated.data.title).toBe('CFM56-5B4/3 QEC, fresh shop visit');
+    expect(await client.listings.getIfChanged(id, updated.etag ?? '')).toBeUndefined();
+    expect((await client.listings.getIfChanged(id, created.etag ?? ''))?.etag).toBe(updated.etag);
 
     const titles = [];
     for await (const item of client.listings.list({ listing_type: 'engine' })) titles.push(item.title);

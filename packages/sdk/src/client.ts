@@ -191,6 +191,16 @@ class Teardowns {
     );
   }
 
+  /** GET with If-None-Match: `undefined` while the teardown still has `etag` (304, no body sent), else it anew. */
+  async getIfChanged(teardownId: string, etag: string, options?: CallOptions): Promise<Tagged<Teardown> | undefined> {
+    const result = await this.#http.GET('/public/v1/teardowns/{teardown_id}', {
+      params: { path: { teardown_id: teardownId } },
+      headers: { 'if-none-match': etag },
+      fetch: via(this.#transport, options),
+    });
+    return result.response.status === 304 ? undefined : tagged(result);
+  }
+
   /** One page of GET /teardowns (legacy item names: `id`, `registration`, `location_country`). */
   async listPage(query: TeardownListQuery = {}, options?: CallOptions): Promise<TeardownPage> {
     const full = { sort_by: 'created_at', sort_dir: 'desc', page: 1, per_page: 20, ...query } as const;
@@ -351,6 +361,16 @@ class Listings {
         fetch: via(this.#transport, options),
       }),
     );
+  }
+
+  /** GET with If-None-Match: `undefined` while the listing still has `etag` (304, no body sent), else it anew. */
+  async getIfChanged(listingId: string, etag: string, options?: CallOptions): Promise<Tagged<Listing> | undefined> {
+    const result = await this.#http.GET('/public/v1/sales-lease-exchange/{listing_id}', {
+      params: { path: { listing_id: listingId } },
+      headers: { 'if-none-match': etag },
+      fetch: via(this.#transport, options),
+    });
+    return result.response.status === 304 ? undefined : tagged(result);
   }
 
   /** One page of the organization's `active` listings, newest first. */
