@@ -16,6 +16,8 @@
 // The only per-resource knowledge is how to seed real records (so that valid ids reach 2xx):
 // RECORDS below, keyed by path parameter name. Seed: FC_SEED (default fixed); runs per operation:
 // OPENAPI_RUNS. OPENAPI_COLLECT=1 reports every violation of an operation instead of the first.
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -499,6 +501,7 @@ describe.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))(
           const counts = statusCounts.get(`${op.method} ${op.path}`) ?? new Map<string, number>();
           const key = `${res.statusCode}${draft.breaks.length > 0 ? '!' : ''}`;
           counts.set(key, (counts.get(key) ?? 0) + 1);
+          if (process.env.OPENAPI_STATS_BODIES && res.statusCode >= 400) console.log(`${op.method} ${op.path} ${key} ${JSON.stringify(draft.headers)} ${res.body.slice(0, 200)}`);
           statusCounts.set(`${op.method} ${op.path}`, counts);
         }
         const found = violations(op, res, draft.breaks);
@@ -566,5 +569,83 @@ describe('methods and paths the document does not list', () => {
       ),
       { numRuns: Math.max(20, RUNS), seed: SEED },
     );
+  });
+});
+
+// Over a real socket: what app.inject cannot see, Node's HTTP parser and its header limit
+// (16 KB for the request line and headers). A value the document allows must not be refused there.
+describe('over HTTP', () => {
+  interface Answer {
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    body: string;
+  }
+  let base: { host: string; port: number } | undefined;
+  const send = (method: string, url: string, headers: Record<string, string>): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest({ ...base, method, path: url, headers: { ...headers, connection: 'close' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const listen = async () => {
+    if (base) return;
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    base = { host: '127.0.0.1', port: (t.app.server.address() as AddressInfo).port };
+  };
+
+  /** The most bytes a parameter value the schema allows can take on the wire (or a plain valid value). */
+  function longestValue(p: Parameter): string | undefined {
+    const s = arbitraries.resolve(p.schema ?? {}) as Json;
+    if (Array.isArray(s.enum)) return (s.enum as unknown[]).map(String).sort((a, b) => b.length - a.length)[0];
+    if (s.type === 'integer' || s.type === 'number') return String(s.maximum ?? s.default ?? 1);
+    if (s.type === 'string' && !s.pattern && !s.format && typeof s.maxLength === 'number') {
+      // Header values are visible ASCII; elsewhere each character may be a 4-byte code point (12 bytes percent-encoded).
+      return (p.in === 'header' ? 'x' : '😀').repeat(s.maxLength as number);
+    }
+    const sample = fc.sample((p.in === 'header' ? headerArbitraries : arbitraries).valid(s, p.name), { numRuns: 1, seed: SEED })[0];
+    return sample === undefined ? undefined : p.in === 'header' ? headerText(sample) : String(sample);
+  }
+
+  it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))('%s: the longest parameter values the document allows get a documented answer', async (_n, op) => {
+    await listen();
+    let url = op.path;
+    const query = new URLSearchParams();
+    const headers: Record<string, string> = { ...seller.headers };
+    const longest: string[] = [];
+    for (const p of op.parameters) {
+      const value = p.in === 'path' ? (RECORDS[p.name]?.seeded[0] ?? longestValue(p)) : longestValue(p);
+      if (value === undefined) continue;
+      if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(value));
+      else if (p.in === 'query') query.append(p.name, value);
+      else if (p.in === 'header') headers[p.name] = value;
+      if (value.length > 100) longest.push(`${p.in} ${p.name} (${value.length} characters)`);
+    }
+    if (longest.length === 0) return;
+    const search = query.toString();
+    const full = search ? `${url}?${search}` : url;
+    const res = await send(op.method, full, headers);
+    const listed = Object.keys((op.operation.responses ?? {}) as Json);
+    expect(
+      res.status < 500 && (listed.includes(String(res.status)) || listed.includes('default')),
+      `${op.method} ${op.path} with ${longest.join(', ')}: ${Buffer.byteLength(full)}-byte URL answered ${res.status} ${res.body.slice(0, 300)}; listed: ${listed.join(', ')}`,
+    ).toBe(true);
+  });
+
+  it.each(Object.keys(paths))('%s: methods the document does not list answer 405 on the wire too (QUERY included)', async (template) => {
+    await listen();
+    const documented = METHODS.filter((m) => paths[template]?.[m]).map((m) => m.toUpperCase());
+    const allowed = new Set([...documented, ...(documented.includes('GET') ? ['HEAD'] : [])]);
+    const url = template.replace(/\{([^}]+)\}/g, (_m, name: string) => RECORDS[name]?.seeded[0] ?? '00000000-0000-4000-8000-000000000000');
+    const problems: string[] = [];
+    for (const method of PROBED_METHODS.filter((m) => !allowed.has(m))) {
+      const res = await send(method, url, seller.headers);
+      if (res.status !== 405 || !res.headers.allow || !res.headers['x-request-id']) problems.push(`${method} ${url}: ${res.status} allow=${String(res.headers.allow)} ${res.body.slice(0, 200)}`);
+    }
+    expect(problems).toEqual([]);
   });
 });
