@@ -481,6 +481,21 @@ describe('the served OpenAPI document', () => {
     }
   });
 
+  it('gives every documented response body a schema that constrains it (else "matches its schema" means nothing)', () => {
+    const annotationsOnly = (schema: Schema) => {
+      const r = arbitraries.resolve(schema);
+      return r === true || (typeof r === 'object' && Object.keys(r).every((k) => ['description', 'title', 'examples', 'example', 'deprecated'].includes(k)));
+    };
+    const unconstrained = operations.flatMap((op) =>
+      Object.entries((op.operation.responses ?? {}) as Record<string, Schema>).flatMap(([status, response]) =>
+        Object.entries(((arbitraries.resolve(response) as Json).content ?? {}) as Record<string, Json>)
+          .filter(([, media]) => annotationsOnly((media.schema ?? {}) as Schema))
+          .map(([type]) => `${op.method} ${op.path}: ${status} ${type}`),
+      ),
+    );
+    expect(unconstrained).toEqual([]);
+  });
+
   it('marks no defaulted parameter as required (a client would be forced to send it)', () => {
     const wrong = operations.flatMap((op) =>
       op.parameters
