@@ -311,6 +311,16 @@ function bodyArbitrary(operation: Json): fc.Arbitrary<Body> {
     }
   }
   if (options.length === 0) throw new Error(`no generator for request media types ${Object.keys(content).join(', ')}`);
+  // A body in a media type the operation does not take (JSON to an upload, a form to a JSON route...).
+  const declared = Object.keys(content).map((k) => k.toLowerCase());
+  const foreignTypes = ['application/json', 'multipart/form-data; boundary=x', 'text/plain', 'application/x-www-form-urlencoded', 'application/xml'].filter(
+    (type) => !declared.some((d) => type.startsWith(d)),
+  );
+  if (foreignTypes.length > 0) {
+    options.push(
+      fc.constantFrom(...foreignTypes).map((contentType): Body => ({ kind: 'raw', contentType, payload: contentType.includes('json') ? '{"file":"x"}' : 'a=1', breaks: `body: media type ${contentType} not documented` })),
+    );
+  }
   const chosen = fc.oneof(...options);
   return requestBody.required ? fc.oneof({ weight: 12, arbitrary: chosen }, { weight: 1, arbitrary: fc.constant<Body>({ kind: 'none', valid: false, breaks: 'body: missing required body' }) }) : chosen;
 }
