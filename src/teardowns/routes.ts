@@ -83,9 +83,10 @@ export async function teardownRoutes(root: FastifyInstance) {
     '/teardowns/:teardown_id',
     {
       config: { ...seller, rules: teardownBodyItems },
-      // A PATCH sent without any body is the empty update, not a malformed one.
+      // A PATCH sent without any body is the empty update, not a malformed one. A JSON `null` is
+      // a body, and not an object: validation refuses it, as on every other route.
       preValidation: async (request) => {
-        request.body ??= {};
+        if (request.body === undefined) request.body = {};
       },
       schema: {
         operationId: 'updateTeardown',

@@ -262,6 +262,18 @@ describe('PATCH /teardowns/{id}: empty bodies and audit', () => {
     expect(res.json()).toEqual(created);
   });
 
+  it('refuses a JSON null body with a schema error, as every other route does (found by the contract properties)', async () => {
+    const created = await createTeardown(t, seller);
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/public/v1/teardowns/${created.teardown_id}`,
+      headers: { ...seller.headers, 'content-type': 'application/json' },
+      payload: 'null',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().detail[0].loc).toEqual(['body']);
+  });
+
   it("writes nothing when only the other asset type's field is sent", async () => {
     const created = await createTeardown(t, seller);
     expect((await patch(created.teardown_id, { engine_model: 'CFM56-5B' })).json()).toEqual(created);
