@@ -3,18 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import { createDemoAccountOnFirstStart, demoInstructions } from './accounts/demo.js';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig, serviceBaseUrl } from './config.js';
-import { DatabaseUnreachableError } from './db/open-configured.js';
+import { databaseOpenProblem } from './db/open-configured.js';
+import { recordServerUrl } from './server-address.js';
 
-/** SQLSTATEs of a DATABASE_URL that names a missing database, a wrong user or password. */
-const DATABASE_SETUP_ERRORS = new Set(['3D000', '28000', '28P01']);
-
-/** The PostgreSQL error naming a setup problem somewhere in `err`'s causes, if any. */
-function databaseSetupError(err: unknown): Error | undefined {
-  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    const { code } = e as { code?: unknown };
-    if (typeof code === 'string' && DATABASE_SETUP_ERRORS.has(code)) return e;
-  }
-  return undefined;
+/** What a person starting the service needs first: where it answers, where its docs are. */
+export function startupBanner(baseUrl: string): string {
+  return [
+    `Partner API listening on ${baseUrl}`,
+    `  docs:     ${baseUrl}/docs`,
+    `  OpenAPI:  ${baseUrl}/public/v1/openapi.json`,
+    `  health:   ${baseUrl}/healthz`,
+  ].join('\n');
 }
 
 async function main() {
@@ -32,12 +31,17 @@ async function main() {
   const app = await buildApp(config);
   handleShutdown(app, config);
   await app.listen({ port: config.port, host: config.host });
+  // The port actually bound (PORT=0 picks a free one), for the banner and for `npm run demo`.
+  const { port } = app.server.address() as { port: number };
+  const baseUrl = serviceBaseUrl({ host: config.host, port });
+  recordServerUrl(config.dataDir, baseUrl);
+  process.stdout.write(`\n${startupBanner(baseUrl)}\n\n`);
 
   if (config.demoOnFirstStart) {
     const demo = await createDemoAccountOnFirstStart(app.ctx.db);
     if (demo) {
       // Printed to the terminal, never logged: the key must not reach log storage.
-      process.stdout.write(`\n${demoInstructions(demo, serviceBaseUrl(config))}\n\n`);
+      process.stdout.write(`${demoInstructions(demo, baseUrl)}\n\n`);
     }
   }
 }
@@ -97,9 +101,9 @@ function handleShutdown(app: FastifyInstance, config: Config) {
 
 main().catch((err) => {
   // A database that cannot be reached or opened is a setting to fix, not a crash: one clear line.
-  const setup = databaseSetupError(err);
-  if (err instanceof DatabaseUnreachableError || setup) {
-    console.error(`Cannot open the database: ${(setup ?? err).message}`);
+  const problem = databaseOpenProblem(err);
+  if (problem) {
+    console.error(`Cannot open the database: ${problem}`);
     process.exit(78); // EX_CONFIG: check DATABASE_URL
   }
   console.error(err);
