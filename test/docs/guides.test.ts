@@ -1,12 +1,16 @@
 // The docs page's prose against the code it describes: the check-order table in the order the
 // service checks, the lifecycle picture naming every action and status of the state machine, and
 // the page's assets and headers as served (no browser needed; the browser test reads the page itself).
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEARDOWN_STATUSES } from '../../src/domain/teardowns.js';
 import { TEARDOWN_LIFECYCLE_SVG } from '../../src/observability/docs-assets/teardown-lifecycle.js';
 import { API_DESCRIPTION, LIFECYCLE_IMAGE_PATH, TAGS } from '../../src/observability/guides.js';
 import { MOVES } from '../../src/teardowns/state-machine.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createSeller } from '../helpers/factories.js';
+import { multipart } from '../helpers/multipart.js';
+import { createTeardown } from '../helpers/teardowns.js';
 
 describe('the guides', () => {
   it('list the authentication refusals in the order of decisions.md section 1', () => {
@@ -75,5 +79,22 @@ describe('the docs page as served', () => {
     expect(csp).not.toContain('upgrade-insecure-requests');
     expect(csp).not.toMatch(/https:|http:/);
     expect(page.body).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
+  });
+
+  it('accepts the sample harvest list the README uploads, as curl sends it (type from the .pdf name)', async () => {
+    const seller = await createSeller(t);
+    const teardown = await createTeardown(t, seller);
+    const form = multipart([
+      { name: 'file', filename: 'harvest-list.pdf', contentType: 'application/pdf', data: readFileSync('docs/samples/harvest-list.pdf') },
+      { name: 'audience', value: 'Lessor, MRO' },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/public/v1/teardown/harvest-list/${teardown.teardown_id}`,
+      headers: { ...seller.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ filename: 'harvest-list.pdf', content_type: 'application/pdf' });
   });
 });
