@@ -47,13 +47,73 @@ const THEME_CSS = `
 .swagger-ui .markdown pre code, .swagger-ui .renderedMarkdown pre code { background: none; color: inherit; padding: 0; }
 .swagger-ui .markdown code, .swagger-ui .renderedMarkdown code { font-size: 0.9em; }
 .swagger-ui .opblock-tag { font-size: 22px; }
+.swagger-ui nav.guide-contents { margin: 1.5em 0 0.5em; padding: 12px 18px; background: #ffffff; border: 1px solid #e3e6ea; border-radius: 8px; max-width: 640px; }
+.swagger-ui nav.guide-contents strong { font-size: 15px; }
+.swagger-ui nav.guide-contents ol { margin: 6px 0 0; padding-left: 22px; columns: 2; column-gap: 28px; }
+.swagger-ui nav.guide-contents li { font-size: 14px; line-height: 1.7; margin: 0; }
+.swagger-ui nav.guide-contents button { all: unset; cursor: pointer; color: #0b5394; }
+.swagger-ui nav.guide-contents button:hover, .swagger-ui nav.guide-contents button:focus-visible { text-decoration: underline; }
+`;
+
+/**
+ * A table of contents for the guides: Swagger UI gives Markdown headings no anchors, so this script
+ * (served from here, as CSP wants) lists the guide's h2 headings above the first one and scrolls to
+ * them on click. Swagger UI may re-render the description; the observer puts the list back.
+ */
+const CONTENTS_JS = `(function () {
+  'use strict';
+  function build() {
+    var body = document.querySelector('.swagger-ui .info .description');
+    if (!body || body.querySelector('nav.guide-contents')) return;
+    var headings = body.querySelectorAll('h2');
+    if (headings.length < 2) return;
+    var nav = document.createElement('nav');
+    nav.className = 'guide-contents';
+    nav.setAttribute('aria-label', 'Guide contents');
+    var title = document.createElement('strong');
+    title.textContent = 'Contents';
+    nav.appendChild(title);
+    var list = document.createElement('ol');
+    // Targets are looked up at click time: a re-render replaces the heading elements.
+    var entries = Array.prototype.map.call(headings, function (heading, index) {
+      return { text: heading.textContent, find: function () { return document.querySelectorAll('.swagger-ui .info .description h2')[index]; } };
+    });
+    entries.push({
+      text: 'Operations (Authorize, then Try it out)',
+      find: function () { return document.querySelector('.swagger-ui .scheme-container') || document.querySelector('.swagger-ui .opblock-tag-section'); },
+    });
+    entries.forEach(function (entry) {
+      var item = document.createElement('li');
+      // A button, not a link: Swagger UI's deep linking scrolls back to the top after a '#' link.
+      var link = document.createElement('button');
+      link.type = 'button';
+      link.textContent = entry.text;
+      link.addEventListener('click', function (event) {
+        event.preventDefault();
+        event.stopPropagation();
+        var target = entry.find();
+        if (target) target.scrollIntoView({ block: 'start' });
+      });
+      item.appendChild(link);
+      list.appendChild(item);
+    });
+    nav.appendChild(list);
+    headings[0].parentNode.insertBefore(nav, headings[0]);
+  }
+  new MutationObserver(build).observe(document.documentElement, { childList: true, subtree: true });
+  build();
+})();
 `;
 
 export async function docsPage(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, {
     routePrefix: DOCS_PREFIX,
     staticCSP: DOCS_CSP,
-    theme: { title: DOCS_TITLE, css: [{ filename: 'partner-api.css', content: THEME_CSS }] },
+    theme: {
+      title: DOCS_TITLE,
+      css: [{ filename: 'partner-api.css', content: THEME_CSS }],
+      js: [{ filename: 'guide-contents.js', content: CONTENTS_JS }],
+    },
     uiConfig: {
       // No top bar with a field to load another document: this page documents this API.
       layout: 'BaseLayout',

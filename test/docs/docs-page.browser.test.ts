@@ -103,6 +103,13 @@ describe.skipIf(skip)('the docs page in Chromium', () => {
     expect(await page.locator('.info pre code').count()).toBeGreaterThanOrEqual(6);
     expect(await page.locator('.info').textContent()).not.toContain('| Header |');
 
+    // The contents list (served script) names every guide and the operations, and jumps to them.
+    const contents = page.locator('nav.guide-contents button');
+    expect(await contents.count()).toBe(headings.length + 1);
+    await contents.filter({ hasText: 'Teardown lifecycle' }).click();
+    const lifecycle = page.locator('.info h2', { hasText: 'Teardown lifecycle' });
+    await expect.poll(() => lifecycle.evaluate((h) => Math.abs(Math.round(h.getBoundingClientRect().top))), { timeout: 5_000 }).toBeLessThan(40);
+
     const picture = page.locator('.info img[src$="/docs/assets/teardown-lifecycle.svg"]');
     await picture.scrollIntoViewIfNeeded();
     await expect
