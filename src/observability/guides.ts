@@ -316,8 +316,10 @@ const EVENTS = `
 
 Every committed change of one of your teardowns or listings writes one event, in the same
 transaction as the change: \`{id, type, created_at, data}\`, where \`data.entity_id\` is the record's id
-and \`data.object\` the record as \`GET\` by id returns it after the change (for \`*.deleted\`, the id and
-the fields kept at deletion).
+and \`data.object\` the record as \`GET\` by id returns it after the change (for \`*.deleted\`, the
+fields kept at deletion). \`*.status_changed\` adds \`data.previous_status\`; \`*.file_added\` and
+\`*.file_removed\` add \`data.file\` (the file's URL, kind and, for teardowns, the slot). The event \`id\`
+is the same in the feed and in webhook deliveries.
 
 | \`type\` | When |
 |---|---|
