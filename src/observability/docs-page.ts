@@ -46,6 +46,7 @@ const THEME_CSS = `
 .swagger-ui .markdown pre, .swagger-ui .renderedMarkdown pre { background: #1f2430; color: #e6e6e6; padding: 12px 14px; border-radius: 6px; overflow-x: auto; font-size: 13px; line-height: 1.45; }
 .swagger-ui .markdown pre code, .swagger-ui .renderedMarkdown pre code { background: none; color: inherit; padding: 0; }
 .swagger-ui .markdown code, .swagger-ui .renderedMarkdown code { font-size: 0.9em; }
+.swagger-ui .info .markdown td:first-child code, .swagger-ui .info .renderedMarkdown td:first-child code { white-space: nowrap; }
 .swagger-ui .opblock-tag { font-size: 22px; }
 .swagger-ui nav.guide-contents { margin: 1.5em 0 0.5em; padding: 12px 18px; background: #ffffff; border: 1px solid #e3e6ea; border-radius: 8px; max-width: 640px; }
 .swagger-ui nav.guide-contents strong { font-size: 15px; }
