@@ -299,7 +299,8 @@ Rules:
 - The type comes from the part's \`Content-Type\` (or, when that is absent or
   \`application/octet-stream\`, from the file name's extension), and the file's first bytes must agree
   with it (a \`.pdf\` that is not a PDF is refused): otherwise 400 \`invalid_content_type\` with
-  \`allowed\`. An empty file answers 400 (plain string).
+  \`allowed\`. An empty file, or a file that is not an image at all sent to an images endpoint, answers
+  400 with a plain-string \`detail\`.
 - A storage failure answers 502 \`storage_unavailable\`; nothing was stored, retry (a retry stores
   a new file under a new random prefix).
 - Removing by URL (\`DELETE …/by-url?url=<encoded URL>\`) is idempotent: an absent URL also answers 200.
