@@ -16,6 +16,13 @@ export function startupBanner(baseUrl: string): string {
   ].join('\n');
 }
 
+/** On a start that creates no demo account: where a newcomer who lost the first key gets one. */
+export function anotherKeyHint(config: Pick<Config, 'databaseUrl'>): string {
+  return config.databaseUrl
+    ? 'Need an API key? `npm run demo` creates a demo organization, seller and key (or `npm run admin -- mint-key`).'
+    : 'Need an API key? Stop the server, then `npm run demo` (embedded PGlite admits one process at a time), or use the admin API (ADMIN_TOKEN).';
+}
+
 async function main() {
   let config: Config;
   try {
@@ -42,6 +49,9 @@ async function main() {
     if (demo) {
       // Printed to the terminal, never logged: the key must not reach log storage.
       process.stdout.write(`${demoInstructions(demo, baseUrl)}\n\n`);
+    } else {
+      // A later start: the demo key was printed once, on the first start. Say how to get another.
+      process.stdout.write(`${anotherKeyHint(config)}\n\n`);
     }
   }
 }

@@ -32,5 +32,16 @@ describe.runIf(backend() === 'pglite')('the startup banner', () => {
     expect(docs.status).toBe(200);
     server.kill('SIGTERM');
     expect(await server.exited).toBe(0);
-  });
+
+    // A later start on the same data: no new demo account, but how to get a key.
+    server = await startServerProcess({ DATA_DIR: dataDir, SHUTDOWN_DRAIN_SECONDS: '0' });
+    await server.listening();
+    const again = server.stdout();
+    expect(again).toContain(`Partner API listening on ${server.baseUrl}`);
+    await expect.poll(() => server?.stdout(), { timeout: 10_000 }).toContain('Need an API key? Stop the server, then `npm run demo`');
+    expect(server.stdout()).not.toContain('API key:');
+    expect(readFileSync(join(dataDir, 'server-url'), 'utf8').trim()).toBe(server.baseUrl);
+    server.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  }, 90_000);
 });
