@@ -1,6 +1,5 @@
 // Builds the Fastify application from a Config and optional dependency overrides. Never listens.
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { type AuthChangeListener, authChangeListener } from './accounts/auth-invalidation.js';
@@ -29,6 +28,8 @@ import { validatorCompiler } from './http/validation.js';
 import { createJobs } from './jobs/scheduler.js';
 import { dependencyHealth } from './observability/dependencies.js';
 import { createMetrics } from './observability/metrics.js';
+import { docsPage } from './observability/docs-page.js';
+import { API_DESCRIPTION, TAGS } from './observability/guides.js';
 import { publicDocument } from './observability/openapi.js';
 import { systemRoutes } from './observability/routes.js';
 import { publicRoutes } from './public-routes.js';
@@ -170,8 +171,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       info: {
         title: 'Aviation marketplace partner API',
         version: '1.0.0',
-        description: 'Teardowns (part-outs) and sales / lease / exchange listings for partner ERPs and scripts.',
+        description: API_DESCRIPTION,
       },
+      tags: TAGS,
       components: {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'Bearer svc_live_<API_KEY>' },
@@ -186,7 +188,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     // The document is OpenAPI 3.1 (the `openapi` option above), never Swagger 2.
     transformObject: (document) => publicDocument((document as { openapiObject: Record<string, unknown> }).openapiObject),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '/public/v1/openapi.json' } as never, staticCSP: true });
+  await app.register(docsPage);
 
   await app.register(systemRoutes);
   await app.register(storageRoutes);

@@ -3,18 +3,24 @@ import type { FastifyInstance } from 'fastify';
 import { createDemoAccountOnFirstStart, demoInstructions } from './accounts/demo.js';
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig, serviceBaseUrl } from './config.js';
-import { DatabaseUnreachableError } from './db/open-configured.js';
+import { databaseOpenProblem } from './db/open-configured.js';
+import { recordServerUrl } from './server-address.js';
 
-/** SQLSTATEs of a DATABASE_URL that names a missing database, a wrong user or password. */
-const DATABASE_SETUP_ERRORS = new Set(['3D000', '28000', '28P01']);
+/** What a person starting the service needs first: where it answers, where its docs are. */
+export function startupBanner(baseUrl: string): string {
+  return [
+    `Partner API listening on ${baseUrl}`,
+    `  docs:     ${baseUrl}/docs`,
+    `  OpenAPI:  ${baseUrl}/public/v1/openapi.json`,
+    `  health:   ${baseUrl}/healthz`,
+  ].join('\n');
+}
 
-/** The PostgreSQL error naming a setup problem somewhere in `err`'s causes, if any. */
-function databaseSetupError(err: unknown): Error | undefined {
-  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    const { code } = e as { code?: unknown };
-    if (typeof code === 'string' && DATABASE_SETUP_ERRORS.has(code)) return e;
-  }
-  return undefined;
+/** On a start that creates no demo account: where a newcomer who lost the first key gets one. */
+export function anotherKeyHint(config: Pick<Config, 'databaseUrl'>): string {
+  return config.databaseUrl
+    ? 'Need an API key? `npm run demo` creates a demo organization, seller and key (or `npm run admin -- mint-key`).'
+    : 'Need an API key? Stop the server, then `npm run demo` (embedded PGlite admits one process at a time), or use the admin API (ADMIN_TOKEN).';
 }
 
 async function main() {
@@ -32,12 +38,20 @@ async function main() {
   const app = await buildApp(config);
   handleShutdown(app, config);
   await app.listen({ port: config.port, host: config.host });
+  // The port actually bound (PORT=0 picks a free one), for the banner and for `npm run demo`.
+  const { port } = app.server.address() as { port: number };
+  const baseUrl = serviceBaseUrl({ host: config.host, port });
+  recordServerUrl(config.dataDir, baseUrl);
+  process.stdout.write(`\n${startupBanner(baseUrl)}\n\n`);
 
   if (config.demoOnFirstStart) {
     const demo = await createDemoAccountOnFirstStart(app.ctx.db);
     if (demo) {
       // Printed to the terminal, never logged: the key must not reach log storage.
-      process.stdout.write(`\n${demoInstructions(demo, serviceBaseUrl(config))}\n\n`);
+      process.stdout.write(`${demoInstructions(demo, baseUrl)}\n\n`);
+    } else {
+      // A later start: the demo key was printed once, on the first start. Say how to get another.
+      process.stdout.write(`${anotherKeyHint(config)}\n\n`);
     }
   }
 }
@@ -97,9 +111,9 @@ function handleShutdown(app: FastifyInstance, config: Config) {
 
 main().catch((err) => {
   // A database that cannot be reached or opened is a setting to fix, not a crash: one clear line.
-  const setup = databaseSetupError(err);
-  if (err instanceof DatabaseUnreachableError || setup) {
-    console.error(`Cannot open the database: ${(setup ?? err).message}`);
+  const problem = databaseOpenProblem(err);
+  if (problem) {
+    console.error(`Cannot open the database: ${problem}`);
     process.exit(78); // EX_CONFIG: check DATABASE_URL
   }
   console.error(err);

@@ -46,8 +46,10 @@ export function demoInstructions(demo: DemoAccount, baseUrl: string): string {
     `  API key:      ${demo.key}`,
     '',
     'Try it:',
-    `  curl -s ${baseUrl}/public/v1/teardowns \\`,
+    `  curl -sS ${baseUrl}/public/v1/teardowns \\`,
     `    -H 'Authorization: Bearer ${demo.key}' \\`,
     `    -H 'X-Organization-Id: ${demo.orgId}'`,
+    '',
+    `Or in the browser: ${baseUrl}/docs (Authorize with the key and the organization above).`,
   ].join('\n');
 }

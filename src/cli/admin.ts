@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
-import { openConfiguredDatabase } from '../db/open-configured.js';
+import { databaseOpenProblem, openConfiguredDatabase } from '../db/open-configured.js';
 import { ApiError } from '../http/errors.js';
 import { vocabularyRepository } from '../vocabularies/repository.js';
 import { aligned, commands, type Env, type Output, type Row, UsageError, type Values } from './commands.js';
@@ -91,15 +91,27 @@ async function main(argv: string[]): Promise<number> {
 
   let database: Awaited<ReturnType<typeof openConfiguredDatabase>>;
   try {
-    database = await openConfiguredDatabase(config);
+    let told = false;
+    database = await openConfiguredDatabase(config, {
+      // One line, once: without it an unreachable PostgreSQL is a silent wait of DB_STARTUP_TIMEOUT_SECONDS.
+      onWaiting: () => {
+        if (told) return;
+        told = true;
+        process.stderr.write(
+          `PostgreSQL at DATABASE_URL is unreachable; retrying for up to DB_STARTUP_TIMEOUT_SECONDS=${config.db.startupTimeoutSeconds} s...\n`,
+        );
+      },
+    });
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       process.stderr.write(`error: ${err.message}\n`);
       return 1;
     }
-    // The message of a connection failure never carries the URL (and its password).
-    process.stderr.write(`error: cannot open the database: ${(err as Error).message}\n`);
-    return 1;
+    // A setting to fix (unreachable, no such database, wrong credentials): one line and EX_CONFIG,
+    // as the server does. The message of a connection failure never carries the URL (and its password).
+    const problem = databaseOpenProblem(err);
+    process.stderr.write(`error: cannot open the database: ${problem ?? (err as Error).message}\n`);
+    return problem ? 78 : 1;
   }
 
   try {

@@ -9,6 +9,7 @@ import { accountsService, type Operator } from '../accounts/service.js';
 import * as S from '../admin/schemas.js';
 import { systemClock } from '../clock.js';
 import { type Config, serviceBaseUrl } from '../config.js';
+import { recordedServerUrl } from '../server-address.js';
 import type { Database } from '../db/database.js';
 import { isUuid } from '../domain/ids.js';
 import { isOneOf } from '../domain/records.js';
@@ -318,10 +319,23 @@ export const commands: Record<string, Command> = {
       () =>
       async ({ db, config }) => {
         const demo = await createDemoAccount(db);
-        return { json: demo, text: demoInstructions(demo, serviceBaseUrl(config)) };
+        return { json: demo, text: demoInstructions(demo, cliBaseUrl(config)) };
       },
   },
 };
+
+/**
+ * The server's address as the CLI should print it: HOST and PORT when this process was given either
+ * (the same settings as the server's), else where the server last listened under DATA_DIR, else the
+ * defaults.
+ */
+export function cliBaseUrl(config: Config, env: Record<string, string | undefined> = process.env): string {
+  if (env.PORT === undefined && env.HOST === undefined) {
+    const recorded = recordedServerUrl(config.dataDir);
+    if (recorded) return recorded;
+  }
+  return serviceBaseUrl(config);
+}
 
 function secretText(title: string, key: { id: string; key: string; prefix: string; expires_at: Date | null }) {
   return [

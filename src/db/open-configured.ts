@@ -19,6 +19,24 @@ export class DatabaseUnreachableError extends Error {
   override name = 'DatabaseUnreachableError';
 }
 
+/** SQLSTATEs of a DATABASE_URL that names a missing database, a wrong user or password. */
+const DATABASE_SETUP_ERRORS = new Set(['3D000', '28000', '28P01']);
+
+/**
+ * Why the configured database cannot be opened, in one line, when it is a setting to fix (PostgreSQL
+ * unreachable past DB_STARTUP_TIMEOUT_SECONDS, a missing database, a wrong user or password);
+ * undefined for any other failure. The server and the CLI print it and exit 78 (EX_CONFIG).
+ * Never carries the URL (nor its password): pg's messages name the database, not the URL.
+ */
+export function databaseOpenProblem(err: unknown): string | undefined {
+  if (err instanceof DatabaseUnreachableError) return err.message;
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && DATABASE_SETUP_ERRORS.has(code)) return e.message;
+  }
+  return undefined;
+}
+
 export async function openConfiguredDatabase(config: OpenConfig, options: OpenOptions = {}): Promise<DatabaseHandle> {
   if (!config.databaseUrl) return openEmbedded(config);
   const url = config.databaseUrl;

@@ -3,7 +3,7 @@
 // fresh PostgreSQL database on that backend.
 import { execFile, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -66,9 +66,9 @@ function cleanEnv(): Record<string, string> {
   return env;
 }
 
-function run(file: string, args: string[]): Promise<Run> {
+function run(file: string, args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
   return new Promise((done) => {
-    execFile(file, args, { cwd: ROOT, env: cleanEnv(), timeout: SLOW }, (err, stdout, stderr) => {
+    execFile(file, args, { cwd: ROOT, env: { ...cleanEnv(), ...extraEnv }, timeout: SLOW }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       done({ code, stdout, stderr });
     });
@@ -77,6 +77,8 @@ function run(file: string, args: string[]): Promise<Run> {
 
 /** `npm run admin -- <args>` without npm: the compiled CLI that script runs once dist/ is fresh. */
 const cli = (...args: string[]) => run(process.execPath, [CLI, ...args]);
+/** The same, with environment variables of its own. */
+const cliWith = (env: Record<string, string>, ...args: string[]) => run(process.execPath, [CLI, ...args], env);
 
 /** The real npm script, through the npm on PATH, as an operator types it. */
 const runNpm = (...args: string[]) => run('npm', args);
@@ -300,9 +302,30 @@ describe('vocabularies, jobs and demo', () => {
     async () => {
       const run = await cli('demo');
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toContain('curl -s http://127.0.0.1:8080/public/v1/teardowns');
+      expect(run.stdout).toContain('curl -sS http://127.0.0.1:8080/public/v1/teardowns');
       expect(run.stdout).toMatch(/-H 'Authorization: Bearer svc_live_[A-Za-z0-9]{32}'/);
       expect(run.stdout).toMatch(/-H 'X-Organization-Id: [0-9a-f-]{36}'/);
+      expect(run.stdout).toContain('http://127.0.0.1:8080/docs');
+    },
+    SLOW,
+  );
+
+  it(
+    "names the server's port: PORT when given, else the address the server last listened at under DATA_DIR",
+    async () => {
+      const withPort = await cliWith({ PORT: '3917' }, 'demo');
+      expect(withPort.code, withPort.stderr).toBe(0);
+      expect(withPort.stdout).toContain('curl -sS http://127.0.0.1:3917/public/v1/teardowns');
+      expect(withPort.stdout).toContain('http://127.0.0.1:3917/docs');
+
+      writeFileSync(join(dataDir, 'server-url'), 'http://127.0.0.1:4123\n');
+      try {
+        const recorded = await cli('demo');
+        expect(recorded.code, recorded.stderr).toBe(0);
+        expect(recorded.stdout).toContain('curl -sS http://127.0.0.1:4123/public/v1/teardowns');
+      } finally {
+        rmSync(join(dataDir, 'server-url'), { force: true });
+      }
     },
     SLOW,
   );
@@ -322,6 +345,34 @@ describe.skipIf(backend() === 'postgres')('embedded database in use', () => {
       } finally {
         release();
       }
+    },
+    SLOW,
+  );
+});
+
+describe('a database that cannot be opened', () => {
+  it(
+    'an unreachable PostgreSQL: one line saying so while it retries, one line when it gives up, exit 78',
+    async () => {
+      const run = await cliWith({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/x', DB_STARTUP_TIMEOUT_SECONDS: '1' }, 'demo');
+      expect(run.code).toBe(78);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^PostgreSQL at DATABASE_URL is unreachable; retrying for up to DB_STARTUP_TIMEOUT_SECONDS=1 s/);
+      expect(lines[1]).toMatch(/^error: cannot open the database: PostgreSQL at DATABASE_URL is unreachable \(.*ECONNREFUSED.*\); gave up after \d+ attempt/);
+      expect(run.stdout).toBe('');
+    },
+    SLOW,
+  );
+
+  it.runIf(backend() === 'postgres')(
+    'a missing database: one line naming it, exit 78',
+    async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL as string);
+      url.pathname = '/no_such_database_here';
+      const run = await cliWith({ DATABASE_URL: url.toString() }, 'list-orgs');
+      expect(run.code).toBe(78);
+      expect(run.stderr.trim()).toBe('error: cannot open the database: database "no_such_database_here" does not exist');
     },
     SLOW,
   );
