@@ -29,7 +29,8 @@ import { validatorCompiler } from './http/validation.js';
 import { createJobs } from './jobs/scheduler.js';
 import { dependencyHealth } from './observability/dependencies.js';
 import { createMetrics } from './observability/metrics.js';
-import { publicDocument } from './observability/openapi.js';
+import { API_DESCRIPTION, TAGS } from './observability/guides.js';
+import { documentTags, publicDocument } from './observability/openapi.js';
 import { systemRoutes } from './observability/routes.js';
 import { publicRoutes } from './public-routes.js';
 import { vocabularyRepository } from './vocabularies/repository.js';
@@ -96,7 +97,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }));
   const noticeDatabase = () => health.up('database');
   database.queryObservers.add(noticeDatabase);
-  const idleConnectionLost = (err: Error) => app.log.warn({ error: err.message }, 'an idle database connection was lost; the pool replaces it');
+  const idleConnectionLost = (err: Error) =>
+    app.log.warn({ error: err.message }, 'an idle database connection was lost; the pool replaces it');
   database.idleErrorObservers.add(idleConnectionLost);
 
   const vocabularies = vocabularyRepository(database.db);
@@ -170,12 +172,27 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       info: {
         title: 'Aviation marketplace partner API',
         version: '1.0.0',
-        description: 'Teardowns (part-outs) and sales / lease / exchange listings for partner ERPs and scripts.',
+        description: API_DESCRIPTION,
+        contact: { name: 'Partner support' },
+        license: { name: 'Proprietary: for partners under contract', identifier: 'LicenseRef-Proprietary' },
       },
+      // Relative: the document is right wherever the service is reached (paths carry /public/v1).
+      servers: [{ url: '/', description: 'This service (the host serving this document)' }],
+      tags: documentTags(TAGS),
       components: {
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'Bearer svc_live_<API_KEY>' },
-          organization: { type: 'apiKey', in: 'header', name: 'X-Organization-Id' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'svc_live_<API_KEY>',
+            description: 'The API key: `Authorization: Bearer svc_live_<API_KEY>`.',
+          },
+          organization: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Organization-Id',
+            description: 'The UUID of your organization; it must be the organization the key was minted in.',
+          },
         },
       },
       security: [{ apiKey: [], organization: [] }],

@@ -1,5 +1,6 @@
 // Schemas shared by every feature: identifiers, dates, countries, pagination and error bodies.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import type { ErrorCode } from '../observability/openapi.js';
 import { PYDANTIC } from './validation.js';
 
 /** `T | null` as one JSON Schema type list, so a bad value yields one clear error, not an anyOf pair. */
@@ -44,19 +45,29 @@ export const CountryCode = Type.String({
 /** Bounded free text: generous, but no field may carry megabytes. */
 export const Text = (maxLength = 2000, extra: Record<string, unknown> = {}) => Type.String({ maxLength, ...extra });
 
+/**
+ * The largest page asked for: any page past the end answers an empty page (db/list-query.ts caps
+ * the offset), but past 2^53 - 1 a page number is no longer an exact integer, so it is refused.
+ */
+export const MAX_PAGE = Number.MAX_SAFE_INTEGER;
+
 export const PaginationQuery = {
-  page: Type.Integer({ minimum: 1, default: 1, description: '1-indexed page number' }),
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: '1-indexed page number' }),
   per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page, 1 to 100' }),
 };
 
-export const Page = <T extends TSchema>(item: T) =>
-  Type.Object({
-    items: Type.Array(item),
-    total: Type.Integer(),
-    page: Type.Integer(),
-    per_page: Type.Integer(),
-    pages: Type.Integer(),
-  });
+/** A page of `item`s, named `<title>` in the document. */
+export const Page = <T extends TSchema>(item: T, title: string) =>
+  Type.Object(
+    {
+      items: Type.Array(item),
+      total: Type.Integer({ minimum: 0 }),
+      page: Type.Integer({ minimum: 1, maximum: MAX_PAGE }),
+      per_page: Type.Integer({ minimum: 1, maximum: 100 }),
+      pages: Type.Integer({ minimum: 0 }),
+    },
+    { title },
+  );
 
 /** The operator import envelope (decisions.md section 7): one organization, one creator, up to 1,000 items. */
 export const ImportEnvelope = <T extends TSchema>(item: T) =>
@@ -66,7 +77,7 @@ export const ImportEnvelope = <T extends TSchema>(item: T) =>
   );
 export const ImportResult = Type.Object({ ids: Type.Array(Uuid) });
 
-export const StatusOk = Type.Object({ status: Type.Literal('ok') });
+export const StatusOk = Type.Object({ status: StringEnum(['ok']) }, { title: 'StatusOk', examples: [{ status: 'ok' }] });
 
 const SchemaItem = Type.Object({
   type: Type.String(),
@@ -78,10 +89,7 @@ const SchemaItem = Type.Object({
 
 export const BusinessError = Type.Object(
   {
-    detail: Type.Object(
-      { error_code: Type.String(), message: Type.String() },
-      { additionalProperties: true },
-    ),
+    detail: Type.Object({ error_code: Type.String(), message: Type.String() }, { additionalProperties: true }),
   },
   { $id: 'BusinessError', description: 'Business error: detail.error_code names the cause.' },
 );
@@ -96,17 +104,36 @@ export const PlainError = Type.Object(
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
-/** Error responses every authenticated route can give; features add their own on top. */
-export const authErrorResponses = {
-  400: ref('BusinessError'),
-  401: ref('BusinessError'),
-  403: ref('BusinessError'),
-  413: ref('BusinessError'),
-  422: Type.Unsafe({ description: 'Schema error (array) or business error (invalid_status, vocab_required, invalid_audience)' }),
-  429: ref('BusinessError'),
-};
 export const plainErrorRef = ref('PlainError');
 export const businessErrorRef = ref('BusinessError');
+
+// --- what the OpenAPI document says beyond the run-time schemas (observability/openapi.ts)
+
+/**
+ * Keywords for the document only, merged into their schema by the document transform: what Ajv
+ * must not enforce because the contract answers otherwise (a non-UUID id is the plain 404, not a
+ * 422; an unknown create `status` is 422 `invalid_status`, not a schema item).
+ */
+export const DOC_ONLY = 'x-doc-only';
+export const documentOnly = (keywords: Record<string, unknown>) => ({ [DOC_ONLY]: keywords });
+
+/**
+ * A route's own error answers, declared in its schema as `'x-errors'` (docs/architecture.md,
+ * "Documenting a route"). The check chain (400 invalid_organization_header, 401, 403, 429, 500,
+ * 503), the schema 422, 413 / 415 of JSON bodies, 412 of If-Match and the Idempotency-Key answers
+ * of POSTs are added to every operation by the document transform; declare only what is the route's.
+ */
+export interface RouteErrors {
+  /** The route needs the seller capability: 403 insufficient_capability. */
+  seller?: boolean;
+  /** The plain-string 404 of the route's record (`Teardown not found`). */
+  notFound?: string;
+  /** Business error codes by status (the codes of observability/openapi.ts ERROR_CATALOG). */
+  codes?: Partial<Record<400 | 409 | 422 | 502, ErrorCode[]>>;
+  /** A 400 with a plain-string detail: what it means and the messages it can carry. */
+  plain400?: { description: string; examples: string[] };
+}
+export const routeErrors = (errors: RouteErrors) => ({ 'x-errors': errors });
 
 // --- conditional requests (http/conditional.ts): what the OpenAPI document says about them
 const ETAG_HEADER = {
@@ -128,7 +155,6 @@ export const IfNoneMatchHeaders = Type.Object({
     Type.String({ description: 'Answer 304 Not Modified, without a body, when the record still has one of these ETags ("*": any).' }),
   ),
 });
-export const notModifiedResponse = { 304: Type.Unsafe({ description: 'Not Modified: the ETag sent in If-None-Match is current.', headers: ETAG_HEADER }) };
-export const preconditionResponses = {
-  412: Type.Unsafe({ $ref: 'BusinessError#', description: 'precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one.' }),
+export const notModifiedResponse = {
+  304: Type.Unsafe({ type: 'null', description: 'Not Modified: the ETag sent in If-None-Match is current.', headers: ETAG_HEADER }),
 };
