@@ -177,7 +177,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         license: { name: 'Proprietary: for partners under contract', identifier: 'LicenseRef-Proprietary' },
       },
       // Relative: the document is right wherever the service is reached (paths carry /public/v1).
-      servers: [{ url: '/', description: 'This service (the host serving this document)' }],
+      // x-internal: false marks it public for inventory linters (spread: the ServerObject type has no extensions).
+      servers: [{ url: '/', description: 'Production: the host serving this document', ...{ 'x-internal': false } }],
       tags: documentTags(TAGS),
       components: {
         securitySchemes: {

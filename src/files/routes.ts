@@ -35,16 +35,22 @@ const UploadResult = Type.Object(
   },
 );
 
-function uploadForm(target: Target) {
+function uploadForm(target: Target, maxUploadBytes: number) {
   const accepted = ACCEPTED[target.fileClass].map((t) => t.mime).join(', ');
   return Type.Object(
     {
-      file: Type.String({ format: 'binary', description: `One file, at most the upload limit (50 MB by default). Accepted: ${accepted}.` }),
+      file: Type.String({
+        format: 'binary',
+        maxLength: maxUploadBytes,
+        description: `One file, at most the upload limit (50 MB by default). Accepted: ${accepted}.`,
+      }),
       ...(target.acceptsAudience
         ? {
             audience: Type.Optional(
               Type.String({
                 description: 'Comma-separated: Airline, Lessor, OEM, MRO, Distributor, Others (case-insensitive).',
+                maxLength: 64 * 1024, // multipartLimits' fieldSize (form.ts)
+                pattern: '^[A-Za-z, ]*$',
                 examples: ['Airline, MRO'],
               }),
             ),
@@ -83,7 +89,7 @@ const LISTINGS: Family = { owner: 'listings', base: '/sales-lease-exchange', par
 
 // A malformed id is answered like an unknown one (404 plain string): UUID-typed in the document only.
 const idParams = (family: Family) =>
-  Type.Object({ [family.param]: Type.String({ description: `${family.noun} UUID`, ...documentOnly({ format: 'uuid' }) }) });
+  Type.Object({ [family.param]: Type.String({ description: `${family.noun} UUID`, ...documentOnly({ format: 'uuid', maxLength: 36 }) }) });
 /**
  * Stored URLs are printable ASCII (their path segments are percent-encoded) and at most 2,048
  * characters (HttpUrl). Bounded so, the query string stays far below Node's 16 KB header limit
@@ -144,7 +150,7 @@ export async function fileRoutes(app: FastifyInstance) {
       params: idParams(family),
       headers: IfMatchHeaders,
       // An OpenAPI content map for the docs only (multipart bodies are not validated by Ajv), which TSchema does not describe.
-      body: { content: { 'multipart/form-data': { schema: uploadForm(target) } } } as unknown as TSchema,
+      body: { content: { 'multipart/form-data': { schema: uploadForm(target, maxUploadBytes) } } } as unknown as TSchema,
       response: { 200: UploadResult },
       ...routeErrors(uploadErrors(family, target)),
     };

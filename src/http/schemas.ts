@@ -3,6 +3,14 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import type { ErrorCode } from '../observability/openapi.js';
 import { PYDANTIC } from './validation.js';
 
+/**
+ * Keywords for the document only, merged into their schema by the document transform: what Ajv
+ * must not enforce because the contract answers otherwise (a non-UUID id is the plain 404, not a
+ * 422; an unknown create `status` is 422 `invalid_status`, not a schema item).
+ */
+export const DOC_ONLY = 'x-doc-only';
+export const documentOnly = (keywords: Record<string, unknown>) => ({ [DOC_ONLY]: keywords });
+
 /** `T | null` as one JSON Schema type list, so a bad value yields one clear error, not an anyOf pair. */
 export function Nullable<T extends TSchema>(schema: T) {
   const { type, enum: values, ...rest } = schema as unknown as { type: string; enum?: unknown[] };
@@ -40,6 +48,8 @@ export const CountryCode = Type.String({
   description: 'ISO 3166-1 alpha-2 code, case-insensitive; stored upper-case.',
   examples: ['FR'],
   [PYDANTIC]: { type: 'value_error', msg: 'Value error, country must be an ISO 3166-1 alpha-2 code' },
+  // The pattern already allows two letters only; a run-time maxLength would only add a second item.
+  ...documentOnly({ maxLength: 2 }),
 });
 
 /** Bounded free text: generous, but no field may carry megabytes. */
@@ -52,8 +62,8 @@ export const Text = (maxLength = 2000, extra: Record<string, unknown> = {}) => T
 export const MAX_PAGE = Number.MAX_SAFE_INTEGER;
 
 export const PaginationQuery = {
-  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: '1-indexed page number' }),
-  per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page, 1 to 100' }),
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, format: 'int64', default: 1, description: '1-indexed page number' }),
+  per_page: Type.Integer({ minimum: 1, maximum: 100, format: 'int32', default: 20, description: 'Items per page, 1 to 100' }),
 };
 
 /** A page of `item`s, named `<title>` in the document. */
@@ -110,14 +120,6 @@ export const businessErrorRef = ref('BusinessError');
 // --- what the OpenAPI document says beyond the run-time schemas (observability/openapi.ts)
 
 /**
- * Keywords for the document only, merged into their schema by the document transform: what Ajv
- * must not enforce because the contract answers otherwise (a non-UUID id is the plain 404, not a
- * 422; an unknown create `status` is 422 `invalid_status`, not a schema item).
- */
-export const DOC_ONLY = 'x-doc-only';
-export const documentOnly = (keywords: Record<string, unknown>) => ({ [DOC_ONLY]: keywords });
-
-/**
  * A route's own error answers, declared in its schema as `'x-errors'` (docs/architecture.md,
  * "Documenting a route"). The check chain (400 invalid_organization_header, 401, 403, 429, 500,
  * 503), the schema 422, 413 / 415 of JSON bodies, 412 of If-Match and the Idempotency-Key answers
@@ -137,7 +139,12 @@ export const routeErrors = (errors: RouteErrors) => ({ 'x-errors': errors });
 
 // --- conditional requests (http/conditional.ts): what the OpenAPI document says about them
 const ETAG_HEADER = {
-  ETag: { type: 'string', description: 'Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change.' },
+  ETag: {
+    type: 'string',
+    maxLength: 100,
+    pattern: '^"[^"]*"$',
+    description: 'Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change.',
+  },
 };
 /** A one-record response schema that also declares its ETag header (read by @fastify/swagger only). */
 export const withEtag = <T extends TSchema>(schema: T): T => ({ ...schema, headers: ETAG_HEADER }) as T;

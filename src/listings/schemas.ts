@@ -103,7 +103,7 @@ export const UpdateListingBody = Type.Object(
 export const ListingIdParams = Type.Object({
   listing_id: Type.String({
     description: 'Listing UUID',
-    ...documentOnly({ format: 'uuid', examples: ['3c9e1f2a-7b6d-4e5c-9a8b-0f1e2d3c4b5a'] }),
+    ...documentOnly({ format: 'uuid', maxLength: 36, examples: ['3c9e1f2a-7b6d-4e5c-9a8b-0f1e2d3c4b5a'] }),
   }),
 });
 export const AdminListingParams = Type.Object({ id: Type.String({ description: 'Listing UUID' }) });

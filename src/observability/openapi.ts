@@ -42,19 +42,27 @@ import { PYDANTIC } from '../http/validation.js';
 
 type Json = Record<string, unknown>;
 
+const INT32_MAX = 2_147_483_647;
+
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 
 export const COMMON_HEADERS = {
   XRequestId: header("The request's id: the caller's own x-request-id when safe (1-128 of [A-Za-z0-9._:-]), else a fresh UUID.", {
     type: 'string',
     maxLength: 128,
+    pattern: '^[A-Za-z0-9._:-]{1,128}$',
   }),
-  RateLimitLimit: header('Requests allowed per one-minute window for this key.', { type: 'integer', format: 'int32', minimum: 0 }),
-  RateLimitRemaining: header('Requests left in the current window.', { type: 'integer', format: 'int32', minimum: 0 }),
-  RateLimitReset: header('Seconds until the window resets.', { type: 'integer', format: 'int32', minimum: 0 }),
+  RateLimitLimit: header('Requests allowed per one-minute window for this key.', {
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    maximum: INT32_MAX,
+  }),
+  RateLimitRemaining: header('Requests left in the current window.', { type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX }),
+  RateLimitReset: header('Seconds until the window resets.', { type: 'integer', format: 'int32', minimum: 0, maximum: 60 }),
   RateLimitPolicy: header('The policy, IETF draft form: `"minute";q=<limit>;w=60`.', { type: 'string', maxLength: 100 }),
   RateLimit: header('The window, IETF draft form: `"minute";r=<remaining>;t=<seconds to reset>`.', { type: 'string', maxLength: 100 }),
-  RetryAfter: header('Seconds to wait before retrying.', { type: 'integer', format: 'int32', minimum: 0 }),
+  RetryAfter: header('Seconds to wait before retrying.', { type: 'integer', format: 'int32', minimum: 0, maximum: 3600 }),
   IdempotentReplayed: header('`true` when this answer is the stored answer of an earlier request with the same Idempotency-Key.', {
     type: 'string',
     enum: ['true'],
@@ -257,6 +265,8 @@ const RATE_LIMIT = {
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const FORMAT_LENGTHS: Record<string, number> = { uuid: 36, date: 10, 'date-time': 35 };
+
 /** JSON with sorted keys: two spellings of one schema compare equal. */
 const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, v) => (isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
@@ -267,6 +277,14 @@ function applyDocOnly(node: unknown): void {
   if (!isObject(node)) return;
   // The pydantic error hint is for the run-time 422 only.
   delete node[PYDANTIC];
+  // A format fixes the length; the document says so, for the tools that check lengths only.
+  if (
+    (node.type === 'string' || (Array.isArray(node.type) && node.type.includes('string'))) &&
+    node.maxLength === undefined &&
+    typeof node.format === 'string' &&
+    node.format in FORMAT_LENGTHS
+  )
+    node.maxLength = FORMAT_LENGTHS[node.format];
   const extra = node[DOC_ONLY];
   if (isObject(extra)) {
     delete node[DOC_ONLY];

@@ -167,7 +167,7 @@ export const TransitionBody = Type.Object(
 export const TeardownParams = Type.Object({
   teardown_id: Type.String({
     description: 'Teardown UUID.',
-    ...documentOnly({ format: 'uuid', examples: ['5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f'] }),
+    ...documentOnly({ format: 'uuid', maxLength: 36, examples: ['5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f'] }),
   }),
 });
 
