@@ -76,7 +76,11 @@ export const Page = <T extends TSchema>(item: T, title: string) =>
       per_page: Type.Integer({ minimum: 1, maximum: 100 }),
       pages: Type.Integer({ minimum: 0 }),
     },
-    { title },
+    {
+      title,
+      // The item's own example, on a page of one.
+      ...(item.examples ? { examples: [{ items: [(item.examples as unknown[])[0]], total: 1, page: 1, per_page: 20, pages: 1 }] } : {}),
+    },
   );
 
 /** The operator import envelope (decisions.md section 7): one organization, one creator, up to 1,000 items. */

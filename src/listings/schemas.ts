@@ -216,7 +216,26 @@ export const ListingListItem = Type.Object(
     seller_org: SellerOrg,
     created_at: Timestamp,
   },
-  { title: 'ListingListItem', description: 'A listing in the list shape.' },
+  {
+    title: 'ListingListItem',
+    description: 'A listing in the list shape.',
+    examples: [
+      {
+        id: LISTING_EXAMPLE.id,
+        listing_type: 'engine',
+        title: LISTING_EXAMPLE.title,
+        msn: '577123',
+        condition: 'Serviceable',
+        price_usd: 2450000,
+        country: 'IE',
+        status: 'active',
+        cycles_remaining: 8500,
+        engine_model: LISTING_EXAMPLE.engine_model,
+        seller_org: LISTING_EXAMPLE.seller_org,
+        created_at: LISTING_EXAMPLE.created_at,
+      },
+    ],
+  },
 );
 
 // --- operator import (decisions.md section 7)

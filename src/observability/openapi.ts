@@ -273,7 +273,10 @@ const canonical = (value: unknown): string =>
 
 /** Merges every `x-doc-only` annotation into the schema that carries it. */
 function applyDocOnly(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(applyDocOnly);
+  if (Array.isArray(node)) {
+    for (const item of node) applyDocOnly(item);
+    return;
+  }
   if (!isObject(node)) return;
   // The pydantic error hint is for the run-time 422 only.
   delete node[PYDANTIC];

@@ -313,6 +313,23 @@ export const TeardownListItem = Type.Object(
   },
   {
     title: 'TeardownListItem',
+    examples: [
+      {
+        id: TEARDOWN_EXAMPLE.teardown_id,
+        org_id: TEARDOWN_EXAMPLE.org_id,
+        asset_type: 'aircraft',
+        aircraft_type: TEARDOWN_EXAMPLE.aircraft_type,
+        msn: '1234',
+        registration: 'F-GKXA',
+        status: 'active_starting',
+        teardown_status_label: 'Starting',
+        location: 'Toulouse-Francazal',
+        location_country: 'FR',
+        description: TEARDOWN_EXAMPLE.description,
+        published_at: TEARDOWN_EXAMPLE.published_at,
+        created_at: TEARDOWN_EXAMPLE.created_at,
+      },
+    ],
     description: 'A teardown in the list shape: legacy names id, registration, location_country.',
   },
 );
