@@ -56,10 +56,11 @@ export const CountryCode = Type.String({
 export const Text = (maxLength = 2000, extra: Record<string, unknown> = {}) => Type.String({ maxLength, ...extra });
 
 /**
- * The largest page asked for: any page past the end answers an empty page (db/list-query.ts caps
- * the offset), but past 2^53 - 1 a page number is no longer an exact integer, so it is refused.
+ * The largest page asked for. Any page past the end answers an empty page (db/list-query.ts caps
+ * the offset, so even 10^18 is no 500), and pages are int64: the largest double an int64 holds,
+ * 2^63 - 1024, so that every typed client can send it. Past it the answer is a 422 item.
  */
-export const MAX_PAGE = Number.MAX_SAFE_INTEGER;
+export const MAX_PAGE = 2 ** 63 - 1024;
 
 export const PaginationQuery = {
   page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, format: 'int64', default: 1, description: '1-indexed page number' }),
