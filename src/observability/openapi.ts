@@ -90,6 +90,8 @@ const ETAG_EXAMPLE = '"3-9f2c4e1a"';
 
 export const ERROR_CATALOG = {
   invalid_organization_header: invalidOrganizationHeader(),
+  // The router's answer to a URL it cannot decode (http/routing.ts), before any route runs.
+  bad_request: new ApiError(400, { error_code: 'bad_request', message: 'The URL is malformed (invalid percent-encoding).' }),
   invalid_idempotency_key: invalidIdempotencyKey(),
   invalid_precondition_header: invalidPreconditionHeader('if-match'),
   unknown_vocabulary: VOCABULARY_EXAMPLE,
@@ -214,7 +216,7 @@ function errorResponses(errors: RouteErrors, operation: { method: string; jsonBo
   const own = errors.codes ?? {};
   const post = operation.method === 'post';
   const responses: Record<string, Json> = {};
-  const codes400: ErrorCode[] = ['invalid_organization_header', ...(own[400] ?? [])];
+  const codes400: ErrorCode[] = ['invalid_organization_header', ...(own[400] ?? []), 'bad_request'];
   if (post) codes400.push('invalid_idempotency_key');
   if (operation.ifMatch) codes400.push('invalid_precondition_header');
   responses['400'] = errorResponse(
