@@ -362,7 +362,10 @@ export function publicDocument(served: Json): Json {
           ...((response.headers ?? {}) as Json),
           'x-request-id': headerRef('XRequestId'),
           ...(counted ? RATE_LIMIT : {}),
-          ...(status === '429' || status === '503' || status === '409' ? { 'Retry-After': headerRef('RetryAfter') } : {}),
+          // 409 idempotency_key_in_use (POSTs) says when to retry; a PATCH's 409 suspended_by_operator does not.
+          ...(status === '429' || status === '503' || (status === '409' && method === 'post')
+            ? { 'Retry-After': headerRef('RetryAfter') }
+            : {}),
           ...(method === 'post' && status.startsWith('2') ? { 'Idempotent-Replayed': headerRef('IdempotentReplayed') } : {}),
         };
       }
