@@ -211,6 +211,13 @@ export const ListTeardownsQuery = Type.Object({
   ...PaginationQuery,
 });
 
+/** The derived label (response only): null for draft, archived and suspended. */
+// Typed string | null: the state machine computes it as text; the document lists the three values.
+const StatusLabel = Type.Unsafe<string | null>({
+  type: ['string', 'null'],
+  enum: ['Starting', 'In Process', 'Completed', null],
+  description: 'Derived from status; null outside the three active statuses.',
+});
 const NullableText = Nullable(Type.String());
 const UrlOrNull = Nullable(Type.String());
 
@@ -267,11 +274,11 @@ export const TeardownDetail = Type.Object(
     tail_number: NullableText,
     msn: NullableText,
     traceability: NullableText,
-    incident_related: NullableText,
+    incident_related: Nullable(StringEnum(INCIDENT_RELATED)),
     start_date: Type.String({ format: 'date' }),
     end_date: Nullable(Type.String({ format: 'date' })),
     status: StringEnum(TEARDOWN_STATUSES),
-    teardown_status_label: NullableText,
+    teardown_status_label: StatusLabel,
     description: NullableText,
     location: Type.String(),
     country: Type.String(),
@@ -304,7 +311,7 @@ export const TeardownListItem = Type.Object(
     msn: NullableText,
     registration: NullableText,
     status: StringEnum(TEARDOWN_STATUSES),
-    teardown_status_label: NullableText,
+    teardown_status_label: StatusLabel,
     location: Type.String(),
     location_country: Type.String(),
     description: NullableText,
@@ -338,7 +345,7 @@ export const TransitionResult = Type.Object(
   {
     id: Uuid,
     status: StringEnum(TEARDOWN_STATUSES),
-    previous_status: NullableText,
+    previous_status: Nullable(StringEnum(TEARDOWN_STATUSES)),
   },
   {
     title: 'TransitionResult',
