@@ -79,6 +79,7 @@ export const Page = <T extends TSchema>(item: T, title: string) =>
     },
     {
       title,
+      description: 'One page: `items`, the `total` count, this `page`, `per_page` and the number of `pages` (0 when total is 0).',
       // The item's own example, on a page of one.
       ...(item.examples ? { examples: [{ items: [(item.examples as unknown[])[0]], total: 1, page: 1, per_page: 20, pages: 1 }] } : {}),
     },
@@ -92,7 +93,10 @@ export const ImportEnvelope = <T extends TSchema>(item: T) =>
   );
 export const ImportResult = Type.Object({ ids: Type.Array(Uuid) });
 
-export const StatusOk = Type.Object({ status: StringEnum(['ok']) }, { title: 'StatusOk', examples: [{ status: 'ok' }] });
+export const StatusOk = Type.Object(
+  { status: StringEnum(['ok']) },
+  { title: 'StatusOk', description: 'Done; also when there was nothing to remove (idempotent).', examples: [{ status: 'ok' }] },
+);
 
 const SchemaItem = Type.Object({
   type: Type.String(),

@@ -159,7 +159,15 @@ const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** BusinessError narrowed to the codes one response can carry. */
 const businessOf = (codes: ErrorCode[]) => ({
   allOf: [schemaRef('BusinessError')],
-  properties: { detail: { type: 'object', properties: { error_code: { type: 'string', enum: codes } }, additionalProperties: true } },
+  required: ['detail'],
+  properties: {
+    detail: {
+      type: 'object',
+      required: ['error_code', 'message'],
+      properties: { error_code: { type: 'string', enum: codes } },
+      additionalProperties: true,
+    },
+  },
 });
 
 interface Alternative {
@@ -176,7 +184,7 @@ const businessAlternative = (codes: ErrorCode[]): Alternative => ({
 
 const plainAlternative = (messages: string[], closed: boolean): Alternative => ({
   schema: closed
-    ? { allOf: [schemaRef('PlainError')], properties: { detail: { type: 'string', enum: messages } } }
+    ? { allOf: [schemaRef('PlainError')], required: ['detail'], properties: { detail: { type: 'string', enum: messages } } }
     : schemaRef('PlainError'),
   examples: Object.fromEntries(messages.map((message, i) => [`plain_${i + 1}`, { summary: message, value: { detail: message } }])),
 });
