@@ -85,7 +85,15 @@ export const UpdateListingBody = Type.Object(
     price_usd: Type.Optional(Nullable(PriceUsd)),
     cycles_remaining: Type.Optional(Nullable(CyclesRemaining)),
     country: Type.Optional(Nullable(CountryCode)),
-    audience: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }))),
+    audience: Type.Optional(
+      Nullable(
+        Type.Array(Type.String({ maxLength: 100 }), {
+          maxItems: 50,
+          description:
+            'Airline, Lessor, OEM, MRO, Distributor, Others; case-insensitive; null clears. Another value answers 422 invalid_audience.',
+        }),
+      ),
+    ),
     status: Type.Optional(StringEnum(LISTING_STATUSES)),
     ...vocabularyFields,
     images: Type.Optional(UrlList),

@@ -56,7 +56,12 @@ const IncidentRelatedInput = StringEnum(INCIDENT_RELATED);
 const NullableIncidentRelated = Type.Unsafe<IncidentRelated | null>({ type: ['string', 'null'], enum: [...INCIDENT_RELATED, null] });
 const UrlList = Type.Array(HttpUrl, { maxItems: 500 });
 const AudienceInput = Nullable(
-  Type.Array(Type.Unknown(), { maxItems: 50, description: 'Airline, Lessor, OEM, MRO, Distributor, Others; case-insensitive.' }),
+  // Any item reaches the service, which answers 422 invalid_audience with the values it refused.
+  Type.Array(Type.Unknown(documentOnly({ type: 'string', maxLength: 100, examples: ['Airline'] })), {
+    maxItems: 50,
+    description:
+      'Airline, Lessor, OEM, MRO, Distributor, Others; case-insensitive; null clears. Another value answers 422 invalid_audience.',
+  }),
 );
 
 /** JSON Schema's `if asset_type = <type> then <rules>`: the rules' errors join the same 422 as every other item. */
