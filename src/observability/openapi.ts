@@ -164,7 +164,7 @@ const businessOf = (codes: ErrorCode[]) => ({
     detail: {
       type: 'object',
       required: ['error_code', 'message'],
-      properties: { error_code: { type: 'string', enum: codes } },
+      properties: { error_code: { type: 'string', enum: codes }, message: { type: 'string' } },
       additionalProperties: true,
     },
   },
