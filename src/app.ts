@@ -97,8 +97,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }));
   const noticeDatabase = () => health.up('database');
   database.queryObservers.add(noticeDatabase);
-  const idleConnectionLost = (err: Error) =>
-    app.log.warn({ error: err.message }, 'an idle database connection was lost; the pool replaces it');
+  const idleConnectionLost = (err: Error) => app.log.warn({ error: err.message }, 'an idle database connection was lost; the pool replaces it');
   database.idleErrorObservers.add(idleConnectionLost);
 
   const vocabularies = vocabularyRepository(database.db);

@@ -54,9 +54,7 @@ export function authRepository(db: Database) {
         .updateTable('api_keys')
         .set({ last_used_at: now })
         .where('id', '=', keyId)
-        .where((eb) =>
-          eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`${now}::timestamptz - interval '1 minute'`)]),
-        )
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', sql<Date>`${now}::timestamptz - interval '1 minute'`)]))
         .execute();
     },
   };

@@ -53,12 +53,7 @@ export function accountsRepository(db: Database) {
     },
 
     async updateOrganization(id: string, input: OrganizationInput, now: Date): Promise<Organization | undefined> {
-      return db
-        .updateTable('organizations')
-        .set({ ...input, updated_at: now })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst();
+      return db.updateTable('organizations').set({ ...input, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirst();
     },
 
     /** `forUpdate` locks the row until the transaction ends, so an audit's previous state is the one replaced. */
@@ -86,12 +81,7 @@ export function accountsRepository(db: Database) {
       try {
         return await db
           .insertInto('users')
-          .values({
-            org_id: orgId,
-            email: input.email.trim(),
-            capabilities: [...new Set(input.capabilities)],
-            status: input.status ?? 'active',
-          })
+          .values({ org_id: orgId, email: input.email.trim(), capabilities: [...new Set(input.capabilities)], status: input.status ?? 'active' })
           .returningAll()
           .executeTakeFirstOrThrow();
       } catch (err) {
@@ -130,16 +120,7 @@ export function accountsRepository(db: Database) {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return {
-        id: row.id,
-        key,
-        prefix: row.prefix,
-        expires_at: row.expires_at,
-        user_id: row.user_id,
-        org_id: row.org_id,
-        name: row.name,
-        created_at: row.created_at,
-      };
+      return { id: row.id, key, prefix: row.prefix, expires_at: row.expires_at, user_id: row.user_id, org_id: row.org_id, name: row.name, created_at: row.created_at };
     },
 
     async findKey(id: string): Promise<ApiKeyRow | undefined> {
@@ -187,27 +168,11 @@ export function accountsRepository(db: Database) {
         const key = generateApiKey();
         const row = await tx
           .insertInto('api_keys')
-          .values({
-            org_id: old.org_id,
-            user_id: old.user_id,
-            name: old.name,
-            key_hash: hashApiKey(key),
-            prefix: displayPrefix(key),
-            expires_at: old.expires_at,
-          })
+          .values({ org_id: old.org_id, user_id: old.user_id, name: old.name, key_hash: hashApiKey(key), prefix: displayPrefix(key), expires_at: old.expires_at })
           .returningAll()
           .executeTakeFirstOrThrow();
         await tx.updateTable('api_keys').set({ replaced_by: row.id }).where('id', '=', old.id).execute();
-        return {
-          id: row.id,
-          key,
-          prefix: row.prefix,
-          expires_at: row.expires_at,
-          user_id: row.user_id,
-          org_id: row.org_id,
-          name: row.name,
-          created_at: row.created_at,
-        };
+        return { id: row.id, key, prefix: row.prefix, expires_at: row.expires_at, user_id: row.user_id, org_id: row.org_id, name: row.name, created_at: row.created_at };
       });
     },
 

@@ -40,35 +40,19 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
     async (request, reply) => reply.code(201).send(await service.createOrganization(request.body, by(request))),
   );
 
-  app.get(
-    '/organizations',
-    { schema: { operationId: 'adminListOrganizations', tags, response: { 200: Type.Object({ items: Type.Array(S.OrganizationView) }) } } },
-    async () => ({
-      items: await accounts.listOrganizations(),
-    }),
-  );
+  app.get('/organizations', { schema: { operationId: 'adminListOrganizations', tags, response: { 200: Type.Object({ items: Type.Array(S.OrganizationView) }) } } }, async () => ({
+    items: await accounts.listOrganizations(),
+  }));
 
-  app.get(
-    '/organizations/:id',
-    { schema: { operationId: 'adminGetOrganization', tags, params: S.IdParams, response: { 200: S.OrganizationView } } },
-    async (request) => {
-      const org = await accounts.findOrganization(request.params.id);
-      if (!org) throw notFound('Organization');
-      return org;
-    },
-  );
+  app.get('/organizations/:id', { schema: { operationId: 'adminGetOrganization', tags, params: S.IdParams, response: { 200: S.OrganizationView } } }, async (request) => {
+    const org = await accounts.findOrganization(request.params.id);
+    if (!org) throw notFound('Organization');
+    return org;
+  });
 
   app.patch(
     '/organizations/:id',
-    {
-      schema: {
-        operationId: 'adminUpdateOrganization',
-        tags,
-        params: S.IdParams,
-        body: S.UpdateOrganizationBody,
-        response: { 200: S.OrganizationView },
-      },
-    },
+    { schema: { operationId: 'adminUpdateOrganization', tags, params: S.IdParams, body: S.UpdateOrganizationBody, response: { 200: S.OrganizationView } } },
     async (request) => service.updateOrganization(request.params.id, request.body, by(request)),
   );
 
@@ -78,21 +62,10 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
     async (request, reply) => reply.code(201).send(await service.createUser(request.params.id, request.body, by(request))),
   );
 
-  app.get(
-    '/organizations/:id/users',
-    {
-      schema: {
-        operationId: 'adminListUsers',
-        tags,
-        params: S.IdParams,
-        response: { 200: Type.Object({ items: Type.Array(S.UserView) }) },
-      },
-    },
-    async (request) => {
-      if (!(await accounts.findOrganization(request.params.id))) throw notFound('Organization');
-      return { items: await accounts.listUsers(request.params.id) };
-    },
-  );
+  app.get('/organizations/:id/users', { schema: { operationId: 'adminListUsers', tags, params: S.IdParams, response: { 200: Type.Object({ items: Type.Array(S.UserView) }) } } }, async (request) => {
+    if (!(await accounts.findOrganization(request.params.id))) throw notFound('Organization');
+    return { items: await accounts.listUsers(request.params.id) };
+  });
 
   app.patch(
     '/users/:id',
@@ -111,30 +84,18 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
     },
     async (request, reply) => {
       const { body } = request;
-      const minted = await service.mintKey(
-        request.params.id,
-        { name: body.name, expires_at: body.expires_at ? new Date(body.expires_at) : null },
-        by(request),
-      );
+      const minted = await service.mintKey(request.params.id, { name: body.name, expires_at: body.expires_at ? new Date(body.expires_at) : null }, by(request));
       return reply.code(201).send(minted);
     },
   );
 
-  app.get(
-    '/users/:id/api-keys',
-    {
-      schema: { operationId: 'adminListKeys', tags, params: S.IdParams, response: { 200: Type.Object({ items: Type.Array(S.KeyView) }) } },
-    },
-    async (request) => {
-      if (!(await accounts.findUser(request.params.id))) throw notFound('User');
-      return { items: (await accounts.listKeys(request.params.id)).map(toKeyView) };
-    },
-  );
+  app.get('/users/:id/api-keys', { schema: { operationId: 'adminListKeys', tags, params: S.IdParams, response: { 200: Type.Object({ items: Type.Array(S.KeyView) }) } } }, async (request) => {
+    if (!(await accounts.findUser(request.params.id))) throw notFound('User');
+    return { items: (await accounts.listKeys(request.params.id)).map(toKeyView) };
+  });
 
-  app.post(
-    '/api-keys/:id/revoke',
-    { schema: { operationId: 'adminRevokeKey', tags, params: S.IdParams, response: { 200: S.KeyView } } },
-    async (request) => service.revokeKey(request.params.id, by(request)),
+  app.post('/api-keys/:id/revoke', { schema: { operationId: 'adminRevokeKey', tags, params: S.IdParams, response: { 200: S.KeyView } } }, async (request) =>
+    service.revokeKey(request.params.id, by(request)),
   );
 
   app.post(
@@ -145,28 +106,13 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
 
   app.get(
     '/vocabularies/:kind',
-    {
-      schema: {
-        operationId: 'adminListVocabulary',
-        tags,
-        params: S.VocabularyKindParam,
-        response: { 200: Type.Object({ items: Type.Array(S.VocabularyView) }) },
-      },
-    },
+    { schema: { operationId: 'adminListVocabulary', tags, params: S.VocabularyKindParam, response: { 200: Type.Object({ items: Type.Array(S.VocabularyView) }) } } },
     async (request) => ({ items: (await ctx.vocabularies.list(VOCABULARY_KINDS[request.params.kind])).map(toVocabularyView) }),
   );
 
   app.post(
     '/vocabularies/:kind',
-    {
-      schema: {
-        operationId: 'adminAddVocabulary',
-        tags,
-        params: S.VocabularyKindParam,
-        body: S.CreateVocabularyBody,
-        response: { 201: S.VocabularyView },
-      },
-    },
+    { schema: { operationId: 'adminAddVocabulary', tags, params: S.VocabularyKindParam, body: S.CreateVocabularyBody, response: { 201: S.VocabularyView } } },
     async (request, reply) => {
       const actor = { kind: 'admin', requestId: request.id } as const;
       const row = await vocabularyService(ctx).add(actor, { kind: VOCABULARY_KINDS[request.params.kind], ...request.body });
@@ -175,36 +121,14 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
     },
   );
 
-  app.get(
-    '/audit-events',
-    {
-      schema: {
-        operationId: 'adminAuditEvents',
-        tags,
-        querystring: S.AuditQuery,
-        response: { 200: Type.Object({ items: Type.Array(S.AuditEventView) }) },
-      },
-    },
-    async (request) => {
-      const { entity_id, org_id, action, limit } = request.query;
-      return { items: await audit.list({ entityId: entity_id, orgId: org_id, action, limit }) };
-    },
-  );
+  app.get('/audit-events', { schema: { operationId: 'adminAuditEvents', tags, querystring: S.AuditQuery, response: { 200: Type.Object({ items: Type.Array(S.AuditEventView) }) } } }, async (request) => {
+    const { entity_id, org_id, action, limit } = request.query;
+    return { items: await audit.list({ entityId: entity_id, orgId: org_id, action, limit }) };
+  });
 
-  app.get(
-    '/alerts',
-    {
-      schema: {
-        operationId: 'adminAlerts',
-        tags,
-        querystring: S.AlertsQuery,
-        response: { 200: Type.Object({ items: Type.Array(S.AlertView) }) },
-      },
-    },
-    async (request) => ({
-      items: await alerts.list({ orgId: request.query.org_id, limit: request.query.limit }),
-    }),
-  );
+  app.get('/alerts', { schema: { operationId: 'adminAlerts', tags, querystring: S.AlertsQuery, response: { 200: Type.Object({ items: Type.Array(S.AlertView) }) } } }, async (request) => ({
+    items: await alerts.list({ orgId: request.query.org_id, limit: request.query.limit }),
+  }));
 
   app.post('/jobs/run', { schema: { operationId: 'adminRunJobs', tags, response: { 200: S.JobsRunView } } }, async () => app.jobs.runAll());
 

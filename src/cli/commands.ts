@@ -57,6 +57,7 @@ function checked<T extends TSchema>(schema: T, body: Row): Static<T> {
   throw new UsageError(`invalid input:\n${problems.join('\n')}`);
 }
 
+
 function uuid(values: Values, flag: string): string {
   const value = values[flag];
   if (typeof value !== 'string') throw new UsageError(`--${flag} is required`);
@@ -82,8 +83,7 @@ const list = (value: string | boolean | undefined) =>
 
 function vocabularyKind(values: Values) {
   const kind = String(values.kind ?? '');
-  if (!isOneOf(S.VOCABULARY_KIND_PATHS, kind))
-    throw new UsageError(`--kind must be one of ${S.VOCABULARY_KIND_PATHS.join(', ')} (got '${kind}')`);
+  if (!isOneOf(S.VOCABULARY_KIND_PATHS, kind)) throw new UsageError(`--kind must be one of ${S.VOCABULARY_KIND_PATHS.join(', ')} (got '${kind}')`);
   return S.VOCABULARY_KINDS[kind];
 }
 
@@ -127,7 +127,10 @@ export const commands: Record<string, Command> = {
     options: { org: str, email: str, capabilities: str },
     prepare(v) {
       const orgId = uuid(v, 'org');
-      const body = checked(S.CreateUserBody, withoutUndefined({ email: v.email, capabilities: list(v.capabilities) }));
+      const body = checked(
+        S.CreateUserBody,
+        withoutUndefined({ email: v.email, capabilities: list(v.capabilities) }),
+      );
       return async ({ db }) => {
         const user = await service(db).createUser(orgId, body, by);
         return {
@@ -149,7 +152,10 @@ export const commands: Record<string, Command> = {
     options: { user: str, name: str, 'expires-at': str },
     prepare(v) {
       const userId = uuid(v, 'user');
-      const body = checked(S.MintKeyBody, withoutUndefined({ name: v.name, expires_at: v['expires-at'] }));
+      const body = checked(
+        S.MintKeyBody,
+        withoutUndefined({ name: v.name, expires_at: v['expires-at'] }),
+      );
       return async ({ db }) => {
         const key = await service(db).mintKey(
           userId,
@@ -272,11 +278,7 @@ export const commands: Record<string, Command> = {
         withoutUndefined({ name: v.name, manufacturer: v.manufacturer, category: v.category, is_active: v.inactive ? false : undefined }),
       );
       return async ({ db }) => {
-        const row = await vocabularyService({ db, vocabularies: vocabularyRepository(db) }).add(
-          { kind: 'admin' },
-          { kind, ...body },
-          { via_cli: true },
-        );
+        const row = await vocabularyService({ db, vocabularies: vocabularyRepository(db) }).add({ kind: 'admin' }, { kind, ...body }, { via_cli: true });
         if (!row) throw new UsageError(`'${body.name.trim()}' already exists in ${String(v.kind)}`);
         const view = toVocabularyView(row);
         return {

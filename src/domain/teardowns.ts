@@ -28,15 +28,5 @@ export const SLOT_COLUMNS = ['harvest_list', 'occm', 'aircraft_details_doc', 'no
 export type SlotColumn = (typeof SLOT_COLUMNS)[number];
 
 /** Every action of POST /teardowns/transition (the last three need an admin). */
-export const TRANSITION_ACTIONS = [
-  'start_processing',
-  'complete',
-  'unpublish',
-  'archive',
-  'restore',
-  'submit',
-  'approve',
-  'reject',
-  'suspend',
-] as const;
+export const TRANSITION_ACTIONS = ['start_processing', 'complete', 'unpublish', 'archive', 'restore', 'submit', 'approve', 'reject', 'suspend'] as const;
 export type TransitionAction = (typeof TRANSITION_ACTIONS)[number];

@@ -65,7 +65,11 @@ export interface StreamPosition {
 }
 
 export async function streamPosition(db: Kysely<DB>, orgId: string): Promise<StreamPosition> {
-  const row = await db.selectFrom('event_streams').select(['last_seq', 'purged_through']).where('org_id', '=', orgId).executeTakeFirst();
+  const row = await db
+    .selectFrom('event_streams')
+    .select(['last_seq', 'purged_through'])
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
   return { lastSeq: row?.last_seq ?? 0, purgedThrough: row?.purged_through ?? 0 };
 }
 

@@ -154,15 +154,11 @@ export async function fileRoutes(app: FastifyInstance) {
       response: { 200: UploadResult },
       ...routeErrors(uploadErrors(family, target)),
     };
-    app.post(
-      `${family.base}/${path}/:${family.param}`,
-      { schema, config: { capability: 'seller', idempotent: 'multipart' } },
-      async (request) => {
-        const condition = ifMatch(request, family);
-        const form = multipartForm(request, maxUploadBytes);
-        return service.upload(OWNERS[family.owner], target, recordId(request, family), caller(request), form, condition);
-      },
-    );
+    app.post(`${family.base}/${path}/:${family.param}`, { schema, config: { capability: 'seller', idempotent: 'multipart' } }, async (request) => {
+      const condition = ifMatch(request, family);
+      const form = multipartForm(request, maxUploadBytes);
+      return service.upload(OWNERS[family.owner], target, recordId(request, family), caller(request), form, condition);
+    });
   }
 
   function removeByUrl(family: Family, path: string, target: Target, operationId: string, summary: string) {

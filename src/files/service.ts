@@ -20,14 +20,7 @@ import {
   teardownNotFound,
 } from '../http/errors.js';
 import { binaryCsv, declaredType, type FileClass, forbidsNul, isImage, SNIFF_BYTES, verifySignature } from './content-types.js';
-import {
-  deleteAfterCommit,
-  droppedObjects,
-  fileDeletionsRepository,
-  type QueuedDeletion,
-  REQUEST_LEASE_MS,
-  UPLOAD_GRACE_MS,
-} from './deletions.js';
+import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, type QueuedDeletion, REQUEST_LEASE_MS, UPLOAD_GRACE_MS } from './deletions.js';
 import type { FormPart, UploadForm } from './form.js';
 import { contentDisposition, newObjectLocation, safeFilename } from './naming.js';
 import { StorageError } from './object-store.js';
@@ -210,14 +203,7 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
      * first, the stored object deleted when it comes after. Any failure after the put deletes the
      * object; should that delete fail too, the sweep deletes it once the upload grace has passed.
      */
-    async upload(
-      owner: Owner,
-      target: Target,
-      recordId: string,
-      caller: Caller,
-      form: UploadForm,
-      ifMatch?: IfMatch,
-    ): Promise<UploadResult> {
+    async upload(owner: Owner, target: Target, recordId: string, caller: Caller, form: UploadForm, ifMatch?: IfMatch): Promise<UploadResult> {
       const id = await ownedRecord(owner, recordId, caller.orgId, ifMatch);
       let audience: AudienceValue[] | undefined;
       let stored: StoredFile | undefined;

@@ -36,11 +36,7 @@ function refusalOf(err: NodeJS.ErrnoException, timeouts: { headersSeconds: numbe
         message: `The request did not arrive in time: headers are awaited ${timeouts.headersSeconds} s, the whole request ${timeouts.requestSeconds} s.`,
       };
     case 'HPE_HEADER_OVERFLOW':
-      return {
-        status: 431,
-        error_code: 'request_header_fields_too_large',
-        message: 'The request line and headers exceed the size limit (16 KB).',
-      };
+      return { status: 431, error_code: 'request_header_fields_too_large', message: 'The request line and headers exceed the size limit (16 KB).' };
     default:
       return { status: 400, error_code: 'bad_request', message: 'The request is not valid HTTP/1.1.' };
   }

@@ -131,10 +131,7 @@ export function installJsonParser(app: FastifyInstance) {
       done(null, JSON.parse(text));
     } catch {
       const found = findJsonSyntaxError(text) ?? { pos: 0, msg: 'Expecting value' };
-      done(
-        schemaError([{ type: 'json_invalid', loc: ['body', found.pos], msg: 'JSON decode error', input: {}, ctx: { error: found.msg } }]),
-        undefined,
-      );
+      done(schemaError([{ type: 'json_invalid', loc: ['body', found.pos], msg: 'JSON decode error', input: {}, ctx: { error: found.msg } }]), undefined);
     }
   });
 }

@@ -57,11 +57,7 @@ export const insufficientCapability = (capability: string) =>
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new ApiError(
     429,
-    {
-      error_code: 'too_many_requests',
-      message: `Rate limit exceeded. Retry in ${retryAfterSeconds} seconds.`,
-      retry_after: retryAfterSeconds,
-    },
+    { error_code: 'too_many_requests', message: `Rate limit exceeded. Retry in ${retryAfterSeconds} seconds.`, retry_after: retryAfterSeconds },
     { 'retry-after': String(retryAfterSeconds) },
   );
 export const adminUnauthorized = () => business(401, 'unauthorized', 'A valid admin token is required.');
@@ -121,7 +117,8 @@ export function capItems(items: SchemaErrorItem[]): SchemaErrorItem[] {
 }
 export const invalidStatus = (got: unknown, allowed: readonly string[]) =>
   business(422, 'invalid_status', `status must be one of: ${allowed.join(', ')}.`, { got, allowed });
-export const vocabRequired = (field: string) => business(422, 'vocab_required', `${field} is required for this asset type.`, { field });
+export const vocabRequired = (field: string) =>
+  business(422, 'vocab_required', `${field} is required for this asset type.`, { field });
 export const unknownVocabulary = (field: string, value: string, valid_values: string[]) =>
   business(400, 'unknown_vocabulary', `Unknown ${field} '${value}'.`, { field, value, valid_values });
 export const invalidAudience = (got: unknown[], allowed: readonly string[]) =>
@@ -143,7 +140,8 @@ export const suspendedByOperator = (status: string, allowed: readonly string[]) 
   );
 
 // --- files
-export const fileTooLarge = (limit: number) => business(400, 'file_too_large', `The file exceeds the limit of ${limit} bytes.`, { limit });
+export const fileTooLarge = (limit: number) =>
+  business(400, 'file_too_large', `The file exceeds the limit of ${limit} bytes.`, { limit });
 export const invalidContentType = (got: string, allowed: readonly string[]) =>
   business(400, 'invalid_content_type', `Content type '${got}' is not accepted here.`, { got, allowed });
 export const badUpload = (message: string) => new ApiError(400, message);
@@ -156,8 +154,4 @@ export const preconditionFailed = () => new ApiError(412, 'Precondition Failed')
 export const internalError = () => new ApiError(500, 'Internal Server Error');
 // --- files: the bytes contradict the declared type
 export const contentTypeMismatch = (declared: string, detected: string | null, allowed: readonly string[]) =>
-  business(400, 'invalid_content_type', `The file's content does not match its declared type '${declared}'.`, {
-    got: declared,
-    detected,
-    allowed,
-  });
+  business(400, 'invalid_content_type', `The file's content does not match its declared type '${declared}'.`, { got: declared, detected, allowed });

@@ -108,7 +108,10 @@ const SchemaItem = Type.Object({
 
 export const BusinessError = Type.Object(
   {
-    detail: Type.Object({ error_code: Type.String(), message: Type.String() }, { additionalProperties: true }),
+    detail: Type.Object(
+      { error_code: Type.String(), message: Type.String() },
+      { additionalProperties: true },
+    ),
   },
   { $id: 'BusinessError', description: 'Business error: detail.error_code names the cause.' },
 );

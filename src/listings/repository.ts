@@ -94,7 +94,12 @@ export function listingsRepository(db: Database) {
         );
       }
       const [rows, count] = await Promise.all([
-        query.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc').limit(perPage).offset(pageOffset(page, perPage)).execute(),
+        query
+          .orderBy('l.created_at', 'desc')
+          .orderBy('l.id', 'desc')
+          .limit(perPage)
+          .offset(pageOffset(page, perPage))
+          .execute(),
         query
           .clearSelect()
           .select((eb) => eb.fn.countAll<number>().as('total'))
@@ -133,7 +138,11 @@ export function listingsRepository(db: Database) {
           ),
         );
       }
-      let update = db.updateTable('listings').from(old.forUpdate().as('old')).set(set).whereRef('listings.id', '=', 'old.id');
+      let update = db
+        .updateTable('listings')
+        .from(old.forUpdate().as('old'))
+        .set(set)
+        .whereRef('listings.id', '=', 'old.id');
       // The hold is judged on the locked row by the write itself: a suspension landing between a
       // check and the write cannot be escaped.
       const status = changes.status;
@@ -188,7 +197,9 @@ export function listingsRepository(db: Database) {
       let query = db.deleteFrom('listings').where('id', '=', id).where('org_id', '=', orgId);
       const condition = versionCondition('row_version', ifMatch);
       if (condition) query = query.where(condition);
-      return query.returning(['title', 'msn', 'listing_type', 'status', 'country', 'documents', 'images']).executeTakeFirst();
+      return query
+        .returning(['title', 'msn', 'listing_type', 'status', 'country', 'documents', 'images'])
+        .executeTakeFirst();
     },
   };
 }

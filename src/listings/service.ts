@@ -79,16 +79,14 @@ async function detailOf(
 ): Promise<Tagged<ReturnType<typeof toListingDetail>>> {
   const row = await listingsRepository(db).findDetail(id, orgId);
   if (!row) throw listingNotFound();
-  return {
-    body: toListingDetail(row, await loadVocabularyLookup(vocabularies, [row], db)),
-    etag: etagOf('listing', row.id, row.row_version),
-  };
+  return { body: toListingDetail(row, await loadVocabularyLookup(vocabularies, [row], db)), etag: etagOf('listing', row.id, row.row_version) };
 }
 
 /** An If-Match the stored version does not satisfy: 412 naming the current ETag, nothing written. */
 function assertMatches(ifMatch: IfMatch | undefined, id: string, version: number): void {
   if (!matchesVersion(ifMatch, version)) throw preconditionFailed(etagOf('listing', id, version));
 }
+
 
 /** The vocabulary a PATCH sets: only the field of the listing's own type counts; the others are ignored. */
 async function vocabularyChange(

@@ -11,13 +11,7 @@ async function probe(check: () => Promise<unknown>): Promise<'ok' | 'unavailable
     timer = setTimeout(() => resolve('unavailable'), READINESS_DEADLINE_MS);
   });
   try {
-    return await Promise.race([
-      check().then(
-        () => 'ok' as const,
-        () => 'unavailable' as const,
-      ),
-      deadline,
-    ]);
+    return await Promise.race([check().then(() => 'ok' as const, () => 'unavailable' as const), deadline]);
   } finally {
     clearTimeout(timer);
   }
@@ -34,7 +28,10 @@ export async function systemRoutes(app: FastifyInstance) {
   app.get('/readyz', { schema: hidden }, async (_request, reply) => {
     const { ctx } = app;
     if (ctx.lifecycle.draining) return reply.code(503).send({ status: 'draining', checks: {} });
-    const [database, storage] = await Promise.all([probe(() => pingDatabase(ctx.db)), probe(() => ctx.store.ping(READINESS_DEADLINE_MS))]);
+    const [database, storage] = await Promise.all([
+      probe(() => pingDatabase(ctx.db)),
+      probe(() => ctx.store.ping(READINESS_DEADLINE_MS)),
+    ]);
     if (database === 'ok') ctx.health.up('database');
     if (storage === 'ok') ctx.health.up('storage');
     const checks: Record<string, string> = {

@@ -31,13 +31,9 @@ export function endBeforeStartItem(
   return {
     type: 'value_error',
     loc: [...loc, field],
-    msg: known
-      ? `Value error, end_date (${endDate}) must not be before start_date (${startDate})`
-      : 'Value error, end_date must not be before start_date',
+    msg: known ? `Value error, end_date (${endDate}) must not be before start_date (${startDate})` : 'Value error, end_date must not be before start_date',
     input: sent,
-    ctx: known
-      ? { error: 'end_date before start_date', start_date: startDate, end_date: endDate }
-      : { error: 'end_date before start_date' },
+    ctx: known ? { error: 'end_date before start_date', start_date: startDate, end_date: endDate } : { error: 'end_date before start_date' },
   };
 }
 

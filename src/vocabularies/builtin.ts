@@ -9,7 +9,8 @@ export interface BuiltinTerm {
   category: string;
 }
 
-const aircraft = (manufacturer: string, category: string, names: string[]) => names.map((name) => ({ name, manufacturer, category }));
+const aircraft = (manufacturer: string, category: string, names: string[]) =>
+  names.map((name) => ({ name, manufacturer, category }));
 
 export const builtinVocabulary: Record<VocabularyKind, BuiltinTerm[]> = {
   aircraft_type: [
@@ -34,16 +35,7 @@ export const builtinVocabulary: Record<VocabularyKind, BuiltinTerm[]> = {
     ...aircraft('Engine Alliance', 'Turbofan', ['GP7200']),
   ],
   apu_model: [
-    ...aircraft('Honeywell', 'APU', [
-      '131-9A',
-      '131-9B',
-      'GTCP36-150',
-      'GTCP85-129',
-      'GTCP331-200',
-      'GTCP331-350',
-      'GTCP331-500',
-      'HGT750',
-    ]),
+    ...aircraft('Honeywell', 'APU', ['131-9A', '131-9B', 'GTCP36-150', 'GTCP85-129', 'GTCP331-200', 'GTCP331-350', 'GTCP331-500', 'HGT750']),
     ...aircraft('Pratt & Whitney Canada', 'APU', ['APS2300', 'APS3200', 'APS5000', 'PW980A']),
   ],
   landing_gear_type: [

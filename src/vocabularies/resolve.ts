@@ -16,12 +16,7 @@ export const VOCABULARY_FIELD: Record<VocabularyKind, string> = {
  * Resolves `name` (case-insensitive, edges trimmed) among the active rows of `kind`.
  * An unknown name answers 400 with the field, the value as sent and every valid name, sorted.
  */
-export async function resolveVocabulary(
-  repo: VocabularyRepository,
-  kind: VocabularyKind,
-  name: string,
-  field = VOCABULARY_FIELD[kind],
-): Promise<VocabularyTerm> {
+export async function resolveVocabulary(repo: VocabularyRepository, kind: VocabularyKind, name: string, field = VOCABULARY_FIELD[kind]): Promise<VocabularyTerm> {
   const row = await repo.findActiveByName(kind, name);
   if (row) return row;
   throw unknownVocabulary(field, name, await repo.activeNames(kind));
