@@ -163,8 +163,8 @@ const businessOf = (codes: ErrorCode[]) => ({
   properties: {
     detail: {
       type: 'object',
-      required: ['error_code', 'message'],
-      properties: { error_code: { type: 'string', enum: codes }, message: { type: 'string' } },
+      required: ['error_code'],
+      properties: { error_code: { type: 'string', enum: codes } },
       additionalProperties: true,
     },
   },
