@@ -30,7 +30,7 @@ import { dependencyHealth } from './observability/dependencies.js';
 import { createMetrics } from './observability/metrics.js';
 import { docsPage } from './observability/docs-page.js';
 import { API_DESCRIPTION, TAGS } from './observability/guides.js';
-import { publicDocument } from './observability/openapi.js';
+import { documentTags, publicDocument } from './observability/openapi.js';
 import { systemRoutes } from './observability/routes.js';
 import { publicRoutes } from './public-routes.js';
 import { vocabularyRepository } from './vocabularies/repository.js';
@@ -172,12 +172,27 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         title: 'Aviation marketplace partner API',
         version: '1.0.0',
         description: API_DESCRIPTION,
+        contact: { name: 'Partner support' },
+        license: { name: 'Proprietary: for partners under contract', identifier: 'LicenseRef-Proprietary' },
       },
-      tags: TAGS,
+      // Relative: the document is right wherever the service is reached (paths carry /public/v1).
+      // x-internal: false marks it public for inventory linters (spread: the ServerObject type has no extensions).
+      servers: [{ url: '/', description: 'Production: the host serving this document', ...{ 'x-internal': false } }],
+      tags: documentTags(TAGS),
       components: {
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'Bearer svc_live_<API_KEY>' },
-          organization: { type: 'apiKey', in: 'header', name: 'X-Organization-Id' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'svc_live_<API_KEY>',
+            description: 'The API key: `Authorization: Bearer svc_live_<API_KEY>`.',
+          },
+          organization: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Organization-Id',
+            description: 'The UUID of your organization; it must be the organization the key was minted in.',
+          },
         },
       },
       security: [{ apiKey: [], organization: [] }],

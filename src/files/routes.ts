@@ -5,7 +5,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, FastifySchema } from 'fastify';
 import { apiActor, callerOf } from '../http/caller.js';
 import { ifMatchOf } from '../http/conditional.js';
-import { authErrorResponses, businessErrorRef, IfMatchHeaders, plainErrorRef, preconditionResponses, StatusOk } from '../http/schemas.js';
+import { documentOnly, IfMatchHeaders, type RouteErrors, routeErrors, StatusOk } from '../http/schemas.js';
 import { validatorCompiler } from '../http/validation.js';
 import { ACCEPTED } from './content-types.js';
 import { multipartForm, multipartLimits } from './form.js';
@@ -21,19 +21,36 @@ const UploadResult = Type.Object(
     size: Type.Integer({ description: 'Bytes stored' }),
     content_type: Type.String({ description: 'MIME type, verified against the leading bytes' }),
   },
-  { description: 'Upload result' },
+  {
+    title: 'UploadResult',
+    description: 'The stored file.',
+    examples: [
+      {
+        url: 'http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf',
+        filename: 'harvest-list.pdf',
+        size: 482133,
+        content_type: 'application/pdf',
+      },
+    ],
+  },
 );
 
-function uploadForm(target: Target) {
+function uploadForm(target: Target, maxUploadBytes: number) {
   const accepted = ACCEPTED[target.fileClass].map((t) => t.mime).join(', ');
   return Type.Object(
     {
-      file: Type.String({ format: 'binary', description: `One file, at most the upload limit (50 MB by default). Accepted: ${accepted}.` }),
+      file: Type.String({
+        format: 'binary',
+        maxLength: maxUploadBytes,
+        description: `One file, at most the upload limit (50 MB by default). Accepted: ${accepted}.`,
+      }),
       ...(target.acceptsAudience
         ? {
             audience: Type.Optional(
               Type.String({
                 description: 'Comma-separated: Airline, Lessor, OEM, MRO, Distributor, Others (case-insensitive).',
+                maxLength: 64 * 1024, // multipartLimits' fieldSize (form.ts)
+                pattern: '^[A-Za-z, ]*$',
                 examples: ['Airline, MRO'],
               }),
             ),
@@ -44,17 +61,20 @@ function uploadForm(target: Target) {
   );
 }
 
-const uploadErrors = {
-  ...authErrorResponses,
-  400: Type.Unsafe({
-    description: 'file_too_large, invalid_content_type; plain string for an empty file, a non-image on an image endpoint, a second file',
-  }),
-  404: plainErrorRef,
-  422: Type.Unsafe({ description: 'Missing file (schema item at ["body", "file"]) or invalid_audience' }),
-  502: businessErrorRef,
-  ...preconditionResponses,
-};
-const removalErrors = { ...authErrorResponses, 404: plainErrorRef, ...preconditionResponses };
+const uploadErrors = (family: Family, target: Target): RouteErrors => ({
+  seller: true,
+  notFound: `${family.noun} not found`,
+  codes: {
+    400: ['file_too_large', 'invalid_content_type'],
+    422: target.acceptsAudience ? ['invalid_audience'] : [],
+    502: ['storage_unavailable'],
+  },
+  plain400: {
+    description: 'A plain-string detail: an empty file, a non-image on an image endpoint, a second file, a malformed form.',
+    examples: ['The file is empty.', 'Send one file per call.'],
+  },
+});
+const removalErrors = (family: Family): RouteErrors => ({ seller: true, notFound: `${family.noun} not found` });
 
 interface Family {
   owner: OwnerKind;
@@ -64,11 +84,26 @@ interface Family {
   noun: string;
 }
 
-const TEARDOWNS: Family = { owner: 'teardowns', base: '/teardown', param: 'teardown_id', tag: 'Teardown files', noun: 'Teardown' };
-const LISTINGS: Family = { owner: 'listings', base: '/sales-lease-exchange', param: 'listing_id', tag: 'Listing files', noun: 'Listing' };
+const TEARDOWNS: Family = { owner: 'teardowns', base: '/teardown', param: 'teardown_id', tag: 'teardowns', noun: 'Teardown' };
+const LISTINGS: Family = { owner: 'listings', base: '/sales-lease-exchange', param: 'listing_id', tag: 'listings', noun: 'Listing' };
 
-const idParams = (family: Family) => Type.Object({ [family.param]: Type.String({ description: `${family.noun} UUID` }) });
-const UrlQuery = Type.Object({ url: Type.String({ minLength: 1, maxLength: 8192, description: 'The full URL to remove, URL-encoded' }) });
+// A malformed id is answered like an unknown one (404 plain string): UUID-typed in the document only.
+const idParams = (family: Family) =>
+  Type.Object({ [family.param]: Type.String({ description: `${family.noun} UUID`, ...documentOnly({ format: 'uuid', maxLength: 36 }) }) });
+/**
+ * Stored URLs are printable ASCII (their path segments are percent-encoded) and at most 2,048
+ * characters (HttpUrl). Bounded so, the query string stays far below Node's 16 KB header limit
+ * (a 431) even with every character percent-encoded.
+ */
+const UrlQuery = Type.Object({
+  url: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    pattern: '^[!-~]+$',
+    description: 'The full URL to remove, as the record lists it (URL-encoded in the query string)',
+    examples: ['http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf'],
+  }),
+});
 
 /** The camel-case name of a slot for operation ids: harvest-list → HarvestList. */
 const pascal = (text: string) => text.replace(/(^|-)(\w)/g, (_m, _d, c: string) => c.toUpperCase());
@@ -97,15 +132,27 @@ export async function fileRoutes(app: FastifyInstance) {
   const ifMatch = (request: FastifyRequest, family: Family) => ifMatchOf(request, OWNERS[family.owner].entity, recordId(request, family));
 
   function upload(family: Family, path: string, target: Target, operationId: string, summary: string) {
+    const accepted = ACCEPTED[target.fileClass].map((t) => t.mime).join(', ');
     const schema: FastifySchema = {
       operationId,
       summary,
+      description: [
+        `A multipart/form-data form with one \`file\` part (at most ${maxUploadBytes} bytes; accepted: ${accepted}; the leading bytes must match the type).`,
+        target.acceptsAudience
+          ? 'An optional `audience` part (comma-separated Airline, Lessor, OEM, MRO, Distributor, Others) restricts who sees the documents.'
+          : 'Images are not covered by audience; an `audience` part is ignored.',
+        target.slot
+          ? `The URL replaces the \`${target.slot}\` slot and is appended to \`documents[]\`; the previous file stays listed until removed.`
+          : `The URL is appended to \`${target.column}[]\`.`,
+        'Storage failures answer 502 `storage_unavailable` and leave the record unchanged; a retry stores a new file.',
+      ].join(' '),
       tags: [family.tag],
       params: idParams(family),
       headers: IfMatchHeaders,
       // An OpenAPI content map for the docs only (multipart bodies are not validated by Ajv), which TSchema does not describe.
-      body: { content: { 'multipart/form-data': { schema: uploadForm(target) } } } as unknown as TSchema,
-      response: { 200: UploadResult, ...uploadErrors },
+      body: { content: { 'multipart/form-data': { schema: uploadForm(target, maxUploadBytes) } } } as unknown as TSchema,
+      response: { 200: UploadResult },
+      ...routeErrors(uploadErrors(family, target)),
     };
     app.post(`${family.base}/${path}/:${family.param}`, { schema, config: { capability: 'seller', idempotent: 'multipart' } }, async (request) => {
       const condition = ifMatch(request, family);
@@ -118,11 +165,13 @@ export async function fileRoutes(app: FastifyInstance) {
     const schema: FastifySchema = {
       operationId,
       summary,
+      description: `Removes the URL from \`${target.column}[]\` and deletes the stored file best effort. Idempotent: a URL the record does not list also answers 200.`,
       tags: [family.tag],
       params: idParams(family),
       headers: IfMatchHeaders,
       querystring: UrlQuery,
-      response: { 200: StatusOk, ...removalErrors },
+      response: { 200: StatusOk },
+      ...routeErrors(removalErrors(family)),
     };
     app.delete(`${family.base}/${path}/:${family.param}/by-url`, { schema, config: { capability: 'seller' } }, async (request) =>
       // UrlQuery validated the query; the route's FastifySchema is untyped, being built per family.
@@ -163,10 +212,12 @@ export async function fileRoutes(app: FastifyInstance) {
         schema: {
           operationId: `clearTeardown${pascal(docType)}`,
           summary: `Clear the teardown's ${field} slot and remove its URL from documents[] (idempotent)`,
+          description: `Sets \`${field}\` to null, removes its URL from \`documents[]\` and deletes the file best effort, in one transaction. An empty slot answers 200 and writes nothing.`,
           tags: [TEARDOWNS.tag],
           params: idParams(TEARDOWNS),
           headers: IfMatchHeaders,
-          response: { 200: StatusOk, ...removalErrors },
+          response: { 200: StatusOk },
+          ...routeErrors(removalErrors(TEARDOWNS)),
         },
         config: { capability: 'seller' },
       },

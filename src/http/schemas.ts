@@ -1,6 +1,15 @@
 // Schemas shared by every feature: identifiers, dates, countries, pagination and error bodies.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import type { ErrorCode } from '../observability/openapi.js';
 import { PYDANTIC } from './validation.js';
+
+/**
+ * Keywords for the document only, merged into their schema by the document transform: what Ajv
+ * must not enforce because the contract answers otherwise (a non-UUID id is the plain 404, not a
+ * 422; an unknown create `status` is 422 `invalid_status`, not a schema item).
+ */
+export const DOC_ONLY = 'x-doc-only';
+export const documentOnly = (keywords: Record<string, unknown>) => ({ [DOC_ONLY]: keywords });
 
 /** `T | null` as one JSON Schema type list, so a bad value yields one clear error, not an anyOf pair. */
 export function Nullable<T extends TSchema>(schema: T) {
@@ -39,24 +48,42 @@ export const CountryCode = Type.String({
   description: 'ISO 3166-1 alpha-2 code, case-insensitive; stored upper-case.',
   examples: ['FR'],
   [PYDANTIC]: { type: 'value_error', msg: 'Value error, country must be an ISO 3166-1 alpha-2 code' },
+  // The pattern already allows two letters only; a run-time maxLength would only add a second item.
+  ...documentOnly({ maxLength: 2 }),
 });
 
 /** Bounded free text: generous, but no field may carry megabytes. */
 export const Text = (maxLength = 2000, extra: Record<string, unknown> = {}) => Type.String({ maxLength, ...extra });
 
+/**
+ * The largest page asked for. Any page past the end answers an empty page (db/list-query.ts caps
+ * the offset, so even 10^18 is no 500), and pages are int64: the largest double an int64 holds,
+ * 2^63 - 1024, so that every typed client can send it. Past it the answer is a 422 item.
+ */
+export const MAX_PAGE = 2 ** 63 - 1024;
+
 export const PaginationQuery = {
-  page: Type.Integer({ minimum: 1, default: 1, description: '1-indexed page number' }),
-  per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page, 1 to 100' }),
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, format: 'int64', default: 1, description: '1-indexed page number' }),
+  per_page: Type.Integer({ minimum: 1, maximum: 100, format: 'int32', default: 20, description: 'Items per page, 1 to 100' }),
 };
 
-export const Page = <T extends TSchema>(item: T) =>
-  Type.Object({
-    items: Type.Array(item),
-    total: Type.Integer(),
-    page: Type.Integer(),
-    per_page: Type.Integer(),
-    pages: Type.Integer(),
-  });
+/** A page of `item`s, named `<title>` in the document. */
+export const Page = <T extends TSchema>(item: T, title: string) =>
+  Type.Object(
+    {
+      items: Type.Array(item),
+      total: Type.Integer({ minimum: 0 }),
+      page: Type.Integer({ minimum: 1, maximum: MAX_PAGE }),
+      per_page: Type.Integer({ minimum: 1, maximum: 100 }),
+      pages: Type.Integer({ minimum: 0 }),
+    },
+    {
+      title,
+      description: 'One page: `items`, the `total` count, this `page`, `per_page` and the number of `pages` (0 when total is 0).',
+      // The item's own example, on a page of one.
+      ...(item.examples ? { examples: [{ items: [(item.examples as unknown[])[0]], total: 1, page: 1, per_page: 20, pages: 1 }] } : {}),
+    },
+  );
 
 /** The operator import envelope (decisions.md section 7): one organization, one creator, up to 1,000 items. */
 export const ImportEnvelope = <T extends TSchema>(item: T) =>
@@ -66,7 +93,10 @@ export const ImportEnvelope = <T extends TSchema>(item: T) =>
   );
 export const ImportResult = Type.Object({ ids: Type.Array(Uuid) });
 
-export const StatusOk = Type.Object({ status: Type.Literal('ok') });
+export const StatusOk = Type.Object(
+  { status: StringEnum(['ok']) },
+  { title: 'StatusOk', description: 'Done; also when there was nothing to remove (idempotent).', examples: [{ status: 'ok' }] },
+);
 
 const SchemaItem = Type.Object({
   type: Type.String(),
@@ -96,21 +126,37 @@ export const PlainError = Type.Object(
 
 const ref = (id: string) => Type.Unsafe({ $ref: `${id}#` });
 
-/** Error responses every authenticated route can give; features add their own on top. */
-export const authErrorResponses = {
-  400: ref('BusinessError'),
-  401: ref('BusinessError'),
-  403: ref('BusinessError'),
-  413: ref('BusinessError'),
-  422: Type.Unsafe({ description: 'Schema error (array) or business error (invalid_status, vocab_required, invalid_audience)' }),
-  429: ref('BusinessError'),
-};
 export const plainErrorRef = ref('PlainError');
 export const businessErrorRef = ref('BusinessError');
 
+// --- what the OpenAPI document says beyond the run-time schemas (observability/openapi.ts)
+
+/**
+ * A route's own error answers, declared in its schema as `'x-errors'` (docs/architecture.md,
+ * "Documenting a route"). The check chain (400 invalid_organization_header, 401, 403, 429, 500,
+ * 503), the schema 422, 413 / 415 of JSON bodies, 412 of If-Match and the Idempotency-Key answers
+ * of POSTs are added to every operation by the document transform; declare only what is the route's.
+ */
+export interface RouteErrors {
+  /** The route needs the seller capability: 403 insufficient_capability. */
+  seller?: boolean;
+  /** The plain-string 404 of the route's record (`Teardown not found`). */
+  notFound?: string;
+  /** Business error codes by status (the codes of observability/openapi.ts ERROR_CATALOG). */
+  codes?: Partial<Record<400 | 409 | 422 | 502, ErrorCode[]>>;
+  /** A 400 with a plain-string detail: what it means and the messages it can carry. */
+  plain400?: { description: string; examples: string[] };
+}
+export const routeErrors = (errors: RouteErrors) => ({ 'x-errors': errors });
+
 // --- conditional requests (http/conditional.ts): what the OpenAPI document says about them
 const ETAG_HEADER = {
-  ETag: { type: 'string', description: 'Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change.' },
+  ETag: {
+    type: 'string',
+    maxLength: 100,
+    pattern: '^"[^"]*"$',
+    description: 'Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change.',
+  },
 };
 /** A one-record response schema that also declares its ETag header (read by @fastify/swagger only). */
 export const withEtag = <T extends TSchema>(schema: T): T => ({ ...schema, headers: ETAG_HEADER }) as T;
@@ -128,7 +174,6 @@ export const IfNoneMatchHeaders = Type.Object({
     Type.String({ description: 'Answer 304 Not Modified, without a body, when the record still has one of these ETags ("*": any).' }),
   ),
 });
-export const notModifiedResponse = { 304: Type.Unsafe({ description: 'Not Modified: the ETag sent in If-None-Match is current.', headers: ETAG_HEADER }) };
-export const preconditionResponses = {
-  412: Type.Unsafe({ $ref: 'BusinessError#', description: 'precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one.' }),
+export const notModifiedResponse = {
+  304: Type.Unsafe({ type: 'null', description: 'Not Modified: the ETag sent in If-None-Match is current.', headers: ETAG_HEADER }),
 };

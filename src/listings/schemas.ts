@@ -2,7 +2,20 @@
 import { Type } from '@sinclair/typebox';
 import { ALL_LISTING_TYPES, LISTING_CREATE_STATUSES, LISTING_STATUSES, LISTING_TYPES } from '../domain/listings.js';
 import { AUDIENCE_VALUES } from '../domain/records.js';
-import { CountryCode, DateTime, HttpUrl, ImportEnvelope, ImportResult, Nullable, PaginationQuery, StringEnum, Text, Timestamp, Uuid } from '../http/schemas.js';
+import {
+  CountryCode,
+  DateTime,
+  documentOnly,
+  HttpUrl,
+  ImportEnvelope,
+  ImportResult,
+  Nullable,
+  PaginationQuery,
+  StringEnum,
+  Text,
+  Timestamp,
+  Uuid,
+} from '../http/schemas.js';
 import { VocabularyView } from '../vocabularies/schemas.js';
 
 // Generous bounds: no real value comes near them, and no field may carry megabytes or Infinity.
@@ -41,7 +54,23 @@ export const CreateListingBody = Type.Object(
   },
   {
     additionalProperties: false,
+    title: 'CreateListing',
     description: 'The vocabulary field of the listing type (aircraft_type, engine_model or apu_model) is required; the others are ignored.',
+    examples: [
+      {
+        listing_type: 'engine',
+        title: 'CFM56-5B4/3 for sale, QEC included',
+        engine_model: 'CFM56-5B',
+        msn: '577123',
+        condition: 'Serviceable',
+        price_usd: 2_450_000,
+        cycles_remaining: 8500,
+        country: 'IE',
+        manufacturer: 'CFM International',
+        part_number: '340-001-901-0',
+        description: 'Fresh shop visit, full back-to-birth records.',
+      },
+    ],
   },
 );
 
@@ -56,7 +85,15 @@ export const UpdateListingBody = Type.Object(
     price_usd: Type.Optional(Nullable(PriceUsd)),
     cycles_remaining: Type.Optional(Nullable(CyclesRemaining)),
     country: Type.Optional(Nullable(CountryCode)),
-    audience: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }))),
+    audience: Type.Optional(
+      Nullable(
+        Type.Array(Type.String({ maxLength: 100 }), {
+          maxItems: 50,
+          description:
+            'Airline, Lessor, OEM, MRO, Distributor, Others; case-insensitive; null clears. Another value answers 422 invalid_audience.',
+        }),
+      ),
+    ),
     status: Type.Optional(StringEnum(LISTING_STATUSES)),
     ...vocabularyFields,
     images: Type.Optional(UrlList),
@@ -64,11 +101,19 @@ export const UpdateListingBody = Type.Object(
   },
   {
     additionalProperties: false,
+    title: 'UpdateListing',
     description: 'Sparse: only the keys sent are written. Only the vocabulary field of the listing type is applied.',
+    examples: [{ price_usd: 2_300_000, status: 'under_offer', audience: ['Airline', 'Lessor'] }],
   },
 );
 
-export const ListingIdParams = Type.Object({ listing_id: Type.String({ description: 'Listing UUID' }) });
+// A malformed id is answered like an unknown one (404 plain string): UUID-typed in the document only.
+export const ListingIdParams = Type.Object({
+  listing_id: Type.String({
+    description: 'Listing UUID',
+    ...documentOnly({ format: 'uuid', maxLength: 36, examples: ['3c9e1f2a-7b6d-4e5c-9a8b-0f1e2d3c4b5a'] }),
+  }),
+});
 export const AdminListingParams = Type.Object({ id: Type.String({ description: 'Listing UUID' }) });
 
 export const AdminListingStatusBody = Type.Object(
@@ -99,47 +144,107 @@ const vocabularyObjects = {
   landing_gear_type: Type.Optional(Nullable(VocabularyView)),
 };
 
-const SellerOrg = Type.Object({ id: Uuid, name: Type.String() });
+const SellerOrg = Type.Object({ id: Uuid, name: Type.String() }, { title: 'SellerOrg', description: 'The organization selling.' });
 
-export const ListingDetail = Type.Object({
-  id: Uuid,
-  org_id: Uuid,
-  created_by: Uuid,
-  listing_type: StringEnum(ALL_LISTING_TYPES),
-  title: Type.String(),
-  description: Nullable(Type.String()),
-  msn: Nullable(Type.String()),
-  condition: Nullable(Type.String()),
-  price_usd: Nullable(Type.Number()),
-  country: Nullable(Type.String()),
-  manufacturer: Nullable(Type.String()),
-  part_number: Nullable(Type.String()),
-  cycles_remaining: Nullable(Type.Number()),
-  status: StringEnum(LISTING_STATUSES),
-  audience: Nullable(Type.Array(StringEnum(AUDIENCE_VALUES))),
-  audience_set_at: Type.Optional(Timestamp),
-  documents: Nullable(Type.Array(Type.String())),
-  images: Nullable(Type.Array(Type.String())),
-  ...vocabularyObjects,
-  seller_org: SellerOrg,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+const LISTING_EXAMPLE = {
+  id: '3c9e1f2a-7b6d-4e5c-9a8b-0f1e2d3c4b5a',
+  org_id: '0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b',
+  created_by: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  listing_type: 'engine',
+  title: 'CFM56-5B4/3 for sale, QEC included',
+  description: 'Fresh shop visit, full back-to-birth records.',
+  msn: '577123',
+  condition: 'Serviceable',
+  price_usd: 2450000,
+  country: 'IE',
+  manufacturer: 'CFM International',
+  part_number: '340-001-901-0',
+  cycles_remaining: 8500,
+  status: 'active',
+  audience: null,
+  documents: null,
+  images: null,
+  engine_model: {
+    id: '2e3f4a5b-6c7d-4e8f-9a0b-1c2d3e4f5a6b',
+    name: 'CFM56-5B',
+    manufacturer: 'CFM International',
+    category: 'Turbofan',
+    is_active: true,
+    created_at: '2026-01-05T09:00:00.000Z',
+  },
+  seller_org: { id: '0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b', name: 'Demo Aviation Parts' },
+  created_at: '2026-02-20T10:15:00.000Z',
+  updated_at: '2026-02-20T10:15:00.000Z',
+};
 
-export const ListingListItem = Type.Object({
-  id: Uuid,
-  listing_type: StringEnum(ALL_LISTING_TYPES),
-  title: Type.String(),
-  msn: Nullable(Type.String()),
-  condition: Nullable(Type.String()),
-  price_usd: Nullable(Type.Number()),
-  country: Nullable(Type.String()),
-  status: StringEnum(LISTING_STATUSES),
-  cycles_remaining: Nullable(Type.Number()),
-  ...vocabularyObjects,
-  seller_org: SellerOrg,
-  created_at: Timestamp,
-});
+export const ListingDetail = Type.Object(
+  {
+    id: Uuid,
+    org_id: Uuid,
+    created_by: Uuid,
+    listing_type: StringEnum(ALL_LISTING_TYPES),
+    title: Type.String(),
+    description: Nullable(Type.String()),
+    msn: Nullable(Type.String()),
+    condition: Nullable(Type.String()),
+    price_usd: Nullable(Type.Number()),
+    country: Nullable(Type.String()),
+    manufacturer: Nullable(Type.String()),
+    part_number: Nullable(Type.String()),
+    cycles_remaining: Nullable(Type.Number()),
+    status: StringEnum(LISTING_STATUSES),
+    audience: Nullable(Type.Array(StringEnum(AUDIENCE_VALUES))),
+    audience_set_at: Type.Optional(Timestamp),
+    documents: Nullable(Type.Array(Type.String())),
+    images: Nullable(Type.Array(Type.String())),
+    ...vocabularyObjects,
+    seller_org: SellerOrg,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  {
+    title: 'Listing',
+    description: 'A listing in the detail shape (create, read, PATCH). Only the vocabulary object of its type is present.',
+    examples: [LISTING_EXAMPLE],
+  },
+);
+
+export const ListingListItem = Type.Object(
+  {
+    id: Uuid,
+    listing_type: StringEnum(ALL_LISTING_TYPES),
+    title: Type.String(),
+    msn: Nullable(Type.String()),
+    condition: Nullable(Type.String()),
+    price_usd: Nullable(Type.Number()),
+    country: Nullable(Type.String()),
+    status: StringEnum(LISTING_STATUSES),
+    cycles_remaining: Nullable(Type.Number()),
+    ...vocabularyObjects,
+    seller_org: SellerOrg,
+    created_at: Timestamp,
+  },
+  {
+    title: 'ListingListItem',
+    description: 'A listing in the list shape.',
+    examples: [
+      {
+        id: LISTING_EXAMPLE.id,
+        listing_type: 'engine',
+        title: LISTING_EXAMPLE.title,
+        msn: '577123',
+        condition: 'Serviceable',
+        price_usd: 2450000,
+        country: 'IE',
+        status: 'active',
+        cycles_remaining: 8500,
+        engine_model: LISTING_EXAMPLE.engine_model,
+        seller_org: LISTING_EXAMPLE.seller_org,
+        created_at: LISTING_EXAMPLE.created_at,
+      },
+    ],
+  },
+);
 
 // --- operator import (decisions.md section 7)
 

@@ -4,11 +4,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { apiActor, callerOf } from '../http/caller.js';
 import { ifMatchOf, ifNoneMatchOf } from '../http/conditional.js';
-import { IfMatchHeaders, IfNoneMatchHeaders, notModifiedResponse, Page, preconditionResponses, withEtag } from '../http/schemas.js';
+import { IfMatchHeaders, IfNoneMatchHeaders, notModifiedResponse, Page, routeErrors, withEtag } from '../http/schemas.js';
 import { teardownBodyItems } from './rules.js';
 import {
   CreateTeardownBody,
-  errorResponses,
   ListTeardownsQuery,
   TeardownDetail,
   TeardownListItem,
@@ -23,6 +22,7 @@ export async function teardownRoutes(root: FastifyInstance) {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const service = teardownService(app.ctx);
   const tags = ['teardowns'];
+  const NOT_FOUND = 'Teardown not found';
   const seller = { capability: 'seller' as const };
 
   app.post(
@@ -33,9 +33,12 @@ export async function teardownRoutes(root: FastifyInstance) {
       schema: {
         operationId: 'createTeardown',
         summary: 'Create a teardown (published at once)',
+        description:
+          'Creates and publishes a teardown: `status` Starting, In process or Completed; `expires_at` is 90 days after publication. Vocabulary fields take a name (`A320-200`, `CFM56-5B`), case-insensitive. Every schema problem is reported in one 422; then `invalid_status`, `vocab_required`, then 400 `unknown_vocabulary` with the valid names.',
         tags,
         body: CreateTeardownBody,
-        response: { 201: withEtag(TeardownDetail), ...errorResponses },
+        response: { 201: withEtag(TeardownDetail) },
+        ...routeErrors({ seller: true, codes: { 400: ['unknown_vocabulary'], 422: ['invalid_status', 'vocab_required'] } }),
       },
     },
     async (request, reply) => {
@@ -51,9 +54,12 @@ export async function teardownRoutes(root: FastifyInstance) {
       schema: {
         operationId: 'listTeardowns',
         summary: "List the caller's teardowns",
+        description:
+          "The caller's organization only, every status but `archived` unless `status` says otherwise. Items use the legacy list names (`id`, `registration`, `location_country`). Pages are 1-indexed; a page past the end is empty.",
         tags,
         querystring: ListTeardownsQuery,
-        response: { 200: Page(TeardownListItem), ...errorResponses },
+        response: { 200: Page(TeardownListItem, 'TeardownPage') },
+        ...routeErrors({ codes: { 400: ['unknown_vocabulary'] } }),
       },
     },
     async (request) => service.list(callerOf(request).orgId, request.query),
@@ -65,10 +71,13 @@ export async function teardownRoutes(root: FastifyInstance) {
       schema: {
         operationId: 'getTeardown',
         summary: 'Read one teardown (any status, legacy asset types included)',
+        description:
+          'The teardown in the detail shape, with its ETag. Send the ETag back in If-None-Match to get 304 while it is unchanged, or in If-Match to make a write conditional.',
         tags,
         params: TeardownParams,
         headers: IfNoneMatchHeaders,
-        response: { 200: withEtag(TeardownDetail), ...notModifiedResponse, ...errorResponses },
+        response: { 200: withEtag(TeardownDetail), ...notModifiedResponse },
+        ...routeErrors({ notFound: NOT_FOUND }),
       },
     },
     async (request, reply) => {
@@ -91,11 +100,14 @@ export async function teardownRoutes(root: FastifyInstance) {
       schema: {
         operationId: 'updateTeardown',
         summary: 'Sparse update; null clears the nullable fields',
+        description:
+          'Writes only the keys sent; an empty body changes nothing. `status` is not patchable (use the transition). `audience` takes an array of Airline, Lessor, OEM, MRO, Distributor, Others, or null to clear. `images` and `documents` overwrite the lists.',
         tags,
         params: TeardownParams,
         body: UpdateTeardownBody,
         headers: IfMatchHeaders,
-        response: { 200: withEtag(TeardownDetail), ...errorResponses, ...preconditionResponses },
+        response: { 200: withEtag(TeardownDetail) },
+        ...routeErrors({ seller: true, notFound: NOT_FOUND, codes: { 400: ['unknown_vocabulary'], 422: ['invalid_audience'] } }),
       },
     },
     async (request, reply) => {
@@ -114,19 +126,26 @@ export async function teardownRoutes(root: FastifyInstance) {
       schema: {
         operationId: 'transitionTeardown',
         summary: 'Lifecycle transition (start_processing, complete, unpublish, archive, restore, submit; admin: approve, reject, suspend)',
+        description:
+          'Moves the teardown through its lifecycle: `start_processing` Starting → In process, `complete` In process → Completed, `unpublish` active → draft, `archive` any → archived, `restore` archived → draft, `submit` draft → Starting (re-published for 90 days). A move not valid from the current status is a 400 with a plain-string detail. The answer uses the legacy transition shape.',
         tags,
         params: TeardownParams,
         body: TransitionBody,
         headers: IfMatchHeaders,
-        response: {
-          ...preconditionResponses,
-          200: withEtag(TransitionResult),
-          ...errorResponses,
-          400: Type.Unsafe({
+        response: { 200: withEtag(TransitionResult) },
+        ...routeErrors({
+          seller: true,
+          notFound: NOT_FOUND,
+          plain400: {
             description:
-              'Refused transition, admin-only action, reject without reason, unknown action (plain-string detail); or an authentication error.',
-          }),
-        },
+              'A plain-string detail: a move not valid from the current status, an admin-only action, reject without a reason, an unknown action.',
+            examples: [
+              "Invalid transition: action 'complete' is not allowed from status 'active_starting'",
+              "Action 'approve' requires an admin role",
+              "Action 'reject' requires a reason",
+            ],
+          },
+        }),
       },
     },
     async (request, reply) => {
@@ -145,10 +164,13 @@ export async function teardownRoutes(root: FastifyInstance) {
       schema: {
         operationId: 'deleteTeardown',
         summary: 'Hard delete (audited); stored files are removed best effort',
+        description:
+          'Deletes the teardown for good, with an audit row, then removes its stored files best effort. Not idempotent: a second call answers 404. The soft alternative is the `archive` transition.',
         tags,
         params: TeardownParams,
         headers: IfMatchHeaders,
-        response: { 204: Type.Null({ description: 'Deleted; empty body.' }), ...errorResponses, ...preconditionResponses },
+        response: { 204: Type.Null({ description: 'Deleted; empty body.' }) },
+        ...routeErrors({ seller: true, notFound: NOT_FOUND }),
       },
     },
     async (request, reply) => {

@@ -2,11 +2,14 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, Timestamp, Uuid } from '../http/schemas.js';
 
-export const VocabularyView = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  manufacturer: Type.String(),
-  category: Nullable(Type.String()),
-  is_active: Type.Boolean(),
-  created_at: Timestamp,
-});
+export const VocabularyView = Type.Object(
+  {
+    id: Uuid,
+    name: Type.String(),
+    manufacturer: Type.String(),
+    category: Nullable(Type.String()),
+    is_active: Type.Boolean(),
+    created_at: Timestamp,
+  },
+  { title: 'VocabularyTerm', description: 'A vocabulary row; requests name it by `name`, never by id.' },
+);

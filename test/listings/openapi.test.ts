@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
-let doc: { paths: Record<string, Record<string, Operation>> };
+let doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+type Schema = { $ref?: string; properties?: Record<string, unknown> };
 type Operation = {
   operationId: string;
   parameters?: { name: string; in: string }[];
-  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
-  responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
 };
 
 beforeAll(async () => {
@@ -23,8 +24,12 @@ afterAll(async () => {
 
 const collection = '/public/v1/sales-lease-exchange';
 const item = '/public/v1/sales-lease-exchange/{listing_id}';
-const jsonSchema = (part: { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> } | undefined) =>
-  part?.content?.['application/json']?.schema;
+/** The JSON schema of a body or response, its named component resolved. */
+const jsonSchema = (part: { content?: Record<string, { schema: Schema }> } | undefined): Schema | undefined => {
+  const schema = part?.content?.['application/json']?.schema;
+  const name = schema?.$ref?.replace('#/components/schemas/', '');
+  return name ? doc.components.schemas[name] : schema;
+};
 
 describe('listings in the OpenAPI document', () => {
   it('lists the five listing operations under their operationIds', () => {
