@@ -10,10 +10,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's active listings, newest first */
+        /**
+         * List the organization's active listings, newest first
+         * @description Only the caller's organization and only `active` listings (read any other status by id), newest first, ties broken by id. Vocabulary filters take names, case-insensitive.
+         */
         get: operations["listListings"];
         put?: never;
-        /** Create a listing */
+        /**
+         * Create a listing
+         * @description Creates a sales / lease / exchange listing, `active` unless `status` is `draft`. The vocabulary field of the listing type is required (`aircraft_type`, `engine_model` or `apu_model`, by name); the other two are ignored.
+         */
         post: operations["createListing"];
         delete?: never;
         options?: never;
@@ -28,15 +34,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one listing, in any status */
+        /**
+         * Read one listing, in any status
+         * @description The listing in the detail shape with its ETag; If-None-Match answers 304 while it is unchanged.
+         */
         get: operations["getListing"];
         put?: never;
         post?: never;
-        /** Delete a listing and its files (PATCH status archived is the soft alternative) */
+        /**
+         * Delete a listing and its files (PATCH status archived is the soft alternative)
+         * @description Deletes the listing for good, with an audit row, then removes its stored files best effort. A second call answers 404.
+         */
         delete: operations["deleteListing"];
         options?: never;
         head?: never;
-        /** Update a listing (sparse); also the only way to change its status */
+        /**
+         * Update a listing (sparse); also the only way to change its status
+         * @description Writes only the keys sent; null clears the nullable fields. `status` may move to any of the nine statuses, except while an operator holds the listing suspended (409 `suspended_by_operator`).
+         */
         patch: operations["updateListing"];
         trace?: never;
     };
@@ -47,10 +62,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's teardowns */
+        /**
+         * List the caller's teardowns
+         * @description The caller's organization only, every status but `archived` unless `status` says otherwise. Items use the legacy list names (`id`, `registration`, `location_country`). Pages are 1-indexed; a page past the end is empty.
+         */
         get: operations["listTeardowns"];
         put?: never;
-        /** Create a teardown (published at once) */
+        /**
+         * Create a teardown (published at once)
+         * @description Creates and publishes a teardown: `status` Starting, In process or Completed; `expires_at` is 90 days after publication. Vocabulary fields take a name (`A320-200`, `CFM56-5B`), case-insensitive. Every schema problem is reported in one 422; then `invalid_status`, `vocab_required`, then 400 `unknown_vocabulary` with the valid names.
+         */
         post: operations["createTeardown"];
         delete?: never;
         options?: never;
@@ -65,15 +86,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read one teardown (any status, legacy asset types included) */
+        /**
+         * Read one teardown (any status, legacy asset types included)
+         * @description The teardown in the detail shape, with its ETag. Send the ETag back in If-None-Match to get 304 while it is unchanged, or in If-Match to make a write conditional.
+         */
         get: operations["getTeardown"];
         put?: never;
         post?: never;
-        /** Hard delete (audited); stored files are removed best effort */
+        /**
+         * Hard delete (audited); stored files are removed best effort
+         * @description Deletes the teardown for good, with an audit row, then removes its stored files best effort. Not idempotent: a second call answers 404. The soft alternative is the `archive` transition.
+         */
         delete: operations["deleteTeardown"];
         options?: never;
         head?: never;
-        /** Sparse update; null clears the nullable fields */
+        /**
+         * Sparse update; null clears the nullable fields
+         * @description Writes only the keys sent; an empty body changes nothing. `status` is not patchable (use the transition). `audience` takes an array of Airline, Lessor, OEM, MRO, Distributor, Others, or null to clear. `images` and `documents` overwrite the lists.
+         */
         patch: operations["updateTeardown"];
         trace?: never;
     };
@@ -86,7 +116,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lifecycle transition (start_processing, complete, unpublish, archive, restore, submit; admin: approve, reject, suspend) */
+        /**
+         * Lifecycle transition (start_processing, complete, unpublish, archive, restore, submit; admin: approve, reject, suspend)
+         * @description Moves the teardown through its lifecycle: `start_processing` Starting → In process, `complete` In process → Completed, `unpublish` active → draft, `archive` any → archived, `restore` archived → draft, `submit` draft → Starting (re-published for 90 days). A move not valid from the current status is a 400 with a plain-string detail. The answer uses the legacy transition shape.
+         */
         post: operations["transitionTeardown"];
         delete?: never;
         options?: never;
@@ -103,7 +136,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a teardown document (appended to documents[]) */
+        /**
+         * Upload a teardown document (appended to documents[])
+         * @description A multipart/form-data form with one `file` part (at most 52428800 bytes; accepted: application/pdf, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/csv, image/jpeg, image/png, image/webp, image/gif; the leading bytes must match the type). An optional `audience` part (comma-separated Airline, Lessor, OEM, MRO, Distributor, Others) restricts who sees the documents. The URL is appended to `documents[]`. Storage failures answer 502 `storage_unavailable` and leave the record unchanged; a retry stores a new file.
+         */
         post: operations["uploadTeardownDocument"];
         delete?: never;
         options?: never;
@@ -121,7 +157,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a teardown document by URL (idempotent) */
+        /**
+         * Remove a teardown document by URL (idempotent)
+         * @description Removes the URL from `documents[]` and deletes the stored file best effort. Idempotent: a URL the record does not list also answers 200.
+         */
         delete: operations["removeTeardownDocument"];
         options?: never;
         head?: never;
@@ -137,7 +176,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a teardown image (appended to images[]) */
+        /**
+         * Upload a teardown image (appended to images[])
+         * @description A multipart/form-data form with one `file` part (at most 52428800 bytes; accepted: image/jpeg, image/png, image/webp, image/gif; the leading bytes must match the type). Images are not covered by audience; an `audience` part is ignored. The URL is appended to `images[]`. Storage failures answer 502 `storage_unavailable` and leave the record unchanged; a retry stores a new file.
+         */
         post: operations["uploadTeardownImage"];
         delete?: never;
         options?: never;
@@ -155,7 +197,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a teardown image by URL (idempotent) */
+        /**
+         * Remove a teardown image by URL (idempotent)
+         * @description Removes the URL from `images[]` and deletes the stored file best effort. Idempotent: a URL the record does not list also answers 200.
+         */
         delete: operations["removeTeardownImage"];
         options?: never;
         head?: never;
@@ -171,7 +216,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a listing document (appended to documents[]) */
+        /**
+         * Upload a listing document (appended to documents[])
+         * @description A multipart/form-data form with one `file` part (at most 52428800 bytes; accepted: application/pdf, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/csv, image/jpeg, image/png, image/webp, image/gif; the leading bytes must match the type). An optional `audience` part (comma-separated Airline, Lessor, OEM, MRO, Distributor, Others) restricts who sees the documents. The URL is appended to `documents[]`. Storage failures answer 502 `storage_unavailable` and leave the record unchanged; a retry stores a new file.
+         */
         post: operations["uploadListingDocument"];
         delete?: never;
         options?: never;
@@ -189,7 +237,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a listing document by URL (idempotent) */
+        /**
+         * Remove a listing document by URL (idempotent)
+         * @description Removes the URL from `documents[]` and deletes the stored file best effort. Idempotent: a URL the record does not list also answers 200.
+         */
         delete: operations["removeListingDocument"];
         options?: never;
         head?: never;
@@ -205,7 +256,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a listing image (appended to images[]) */
+        /**
+         * Upload a listing image (appended to images[])
+         * @description A multipart/form-data form with one `file` part (at most 52428800 bytes; accepted: image/jpeg, image/png, image/webp, image/gif; the leading bytes must match the type). Images are not covered by audience; an `audience` part is ignored. The URL is appended to `images[]`. Storage failures answer 502 `storage_unavailable` and leave the record unchanged; a retry stores a new file.
+         */
         post: operations["uploadListingImage"];
         delete?: never;
         options?: never;
@@ -223,7 +277,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a listing image by URL (idempotent) */
+        /**
+         * Remove a listing image by URL (idempotent)
+         * @description Removes the URL from `images[]` and deletes the stored file best effort. Idempotent: a URL the record does not list also answers 200.
+         */
         delete: operations["removeListingImage"];
         options?: never;
         head?: never;
@@ -239,9 +296,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload the teardown's harvest_list document (replaces the slot, appended to documents[]) */
+        /**
+         * Upload the teardown's harvest_list document (replaces the slot, appended to documents[])
+         * @description A multipart/form-data form with one `file` part (at most 52428800 bytes; accepted: application/pdf, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/csv, image/jpeg, image/png, image/webp, image/gif; the leading bytes must match the type). An optional `audience` part (comma-separated Airline, Lessor, OEM, MRO, Distributor, Others) restricts who sees the documents. The URL replaces the `harvest_list` slot and is appended to `documents[]`; the previous file stays listed until removed. Storage failures answer 502 `storage_unavailable` and leave the record unchanged; a retry stores a new file.
+         */
         post: operations["uploadTeardownHarvestList"];
-        /** Clear the teardown's harvest_list slot and remove its URL from documents[] (idempotent) */
+        /**
+         * Clear the teardown's harvest_list slot and remove its URL from documents[] (idempotent)
+         * @description Sets `harvest_list` to null, removes its URL from `documents[]` and deletes the file best effort, in one transaction. An empty slot answers 200 and writes nothing.
+         */
         delete: operations["clearTeardownHarvestList"];
         options?: never;
         head?: never;
@@ -257,9 +320,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload the teardown's occm document (replaces the slot, appended to documents[]) */
+        /**
+         * Upload the teardown's occm document (replaces the slot, appended to documents[])
+         * @description A multipart/form-data form with one `file` part (at most 52428800 bytes; accepted: application/pdf, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/csv, image/jpeg, image/png, image/webp, image/gif; the leading bytes must match the type). An optional `audience` part (comma-separated Airline, Lessor, OEM, MRO, Distributor, Others) restricts who sees the documents. The URL replaces the `occm` slot and is appended to `documents[]`; the previous file stays listed until removed. Storage failures answer 502 `storage_unavailable` and leave the record unchanged; a retry stores a new file.
+         */
         post: operations["uploadTeardownOccm"];
-        /** Clear the teardown's occm slot and remove its URL from documents[] (idempotent) */
+        /**
+         * Clear the teardown's occm slot and remove its URL from documents[] (idempotent)
+         * @description Sets `occm` to null, removes its URL from `documents[]` and deletes the file best effort, in one transaction. An empty slot answers 200 and writes nothing.
+         */
         delete: operations["clearTeardownOccm"];
         options?: never;
         head?: never;
@@ -275,9 +344,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload the teardown's aircraft_details_doc document (replaces the slot, appended to documents[]) */
+        /**
+         * Upload the teardown's aircraft_details_doc document (replaces the slot, appended to documents[])
+         * @description A multipart/form-data form with one `file` part (at most 52428800 bytes; accepted: application/pdf, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/csv, image/jpeg, image/png, image/webp, image/gif; the leading bytes must match the type). An optional `audience` part (comma-separated Airline, Lessor, OEM, MRO, Distributor, Others) restricts who sees the documents. The URL replaces the `aircraft_details_doc` slot and is appended to `documents[]`; the previous file stays listed until removed. Storage failures answer 502 `storage_unavailable` and leave the record unchanged; a retry stores a new file.
+         */
         post: operations["uploadTeardownAircraftDetails"];
-        /** Clear the teardown's aircraft_details_doc slot and remove its URL from documents[] (idempotent) */
+        /**
+         * Clear the teardown's aircraft_details_doc slot and remove its URL from documents[] (idempotent)
+         * @description Sets `aircraft_details_doc` to null, removes its URL from `documents[]` and deletes the file best effort, in one transaction. An empty slot answers 200 and writes nothing.
+         */
         delete: operations["clearTeardownAircraftDetails"];
         options?: never;
         head?: never;
@@ -293,9 +368,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload the teardown's non_incident_statement document (replaces the slot, appended to documents[]) */
+        /**
+         * Upload the teardown's non_incident_statement document (replaces the slot, appended to documents[])
+         * @description A multipart/form-data form with one `file` part (at most 52428800 bytes; accepted: application/pdf, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, application/vnd.ms-excel, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/csv, image/jpeg, image/png, image/webp, image/gif; the leading bytes must match the type). An optional `audience` part (comma-separated Airline, Lessor, OEM, MRO, Distributor, Others) restricts who sees the documents. The URL replaces the `non_incident_statement` slot and is appended to `documents[]`; the previous file stays listed until removed. Storage failures answer 502 `storage_unavailable` and leave the record unchanged; a retry stores a new file.
+         */
         post: operations["uploadTeardownNonIncidentStatement"];
-        /** Clear the teardown's non_incident_statement slot and remove its URL from documents[] (idempotent) */
+        /**
+         * Clear the teardown's non_incident_statement slot and remove its URL from documents[] (idempotent)
+         * @description Sets `non_incident_statement` to null, removes its URL from `documents[]` and deletes the file best effort, in one transaction. An empty slot answers 200 and writes nothing.
+         */
         delete: operations["clearTeardownNonIncidentStatement"];
         options?: never;
         head?: never;
@@ -315,6 +396,396 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description The vocabulary field of the listing type (aircraft_type, engine_model or apu_model) is required; the others are ignored. */
+        CreateListing: {
+            /** @enum {string} */
+            listing_type: "aircraft" | "engine" | "apu";
+            title: string;
+            /** @description Vocabulary name; case-insensitive, edges trimmed. */
+            aircraft_type?: string;
+            /** @description Vocabulary name; case-insensitive, edges trimmed. */
+            engine_model?: string;
+            /** @description Vocabulary name; case-insensitive, edges trimmed. */
+            apu_model?: string;
+            description?: string;
+            msn?: string;
+            condition?: string;
+            price_usd?: number;
+            /**
+             * @description ISO 3166-1 alpha-2 code, case-insensitive; stored upper-case.
+             * @example FR
+             */
+            country?: string;
+            manufacturer?: string;
+            part_number?: string;
+            cycles_remaining?: number;
+            /**
+             * @description Default active
+             * @enum {string}
+             */
+            status?: "active" | "draft";
+        };
+        /** @description Universal fields, then the fields of the asset type: aircraft need aircraft_type, traceability and incident_related; engines need engine_model and take neither traceability nor incident_related. */
+        CreateTeardown: {
+            /**
+             * @description aircraft or engine; apu and landing_gear are legacy, read-only.
+             * @enum {string}
+             */
+            asset_type: "aircraft" | "engine";
+            /**
+             * @description Starting, In process or Completed (case-sensitive); another value answers 422 invalid_status.
+             * @enum {string}
+             */
+            status: "Starting" | "In process" | "Completed";
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            start_date: string;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            end_date?: string | null;
+            /** @description Free-text teardown location. */
+            location: string;
+            /**
+             * @description ISO 3166-1 alpha-2 code, case-insensitive; stored upper-case.
+             * @example FR
+             */
+            country: string;
+            /** @description Vocabulary name; case-insensitive, edges trimmed. */
+            aircraft_type?: string;
+            /** @description Vocabulary name; case-insensitive, edges trimmed. */
+            engine_model?: string;
+            /**
+             * @description Aircraft registration.
+             * @example F-GKXA
+             */
+            tail_number?: string | null;
+            /** @description Manufacturer serial number (engine serial number for engines). */
+            msn?: string | null;
+            description?: string | null;
+            /** @description Last operator name; aircraft only. */
+            traceability?: string;
+            /** @enum {string} */
+            incident_related?: "Yes" | "No";
+        } & (unknown & unknown);
+        /** @description A listing in the detail shape (create, read, PATCH). Only the vocabulary object of its type is present. */
+        Listing: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            org_id: string;
+            /** Format: uuid */
+            created_by: string;
+            /** @enum {string} */
+            listing_type: "aircraft" | "engine" | "apu" | "parts" | "landing_gear";
+            title: string;
+            description: string | null;
+            msn: string | null;
+            condition: string | null;
+            price_usd: number | null;
+            country: string | null;
+            manufacturer: string | null;
+            part_number: string | null;
+            cycles_remaining: number | null;
+            /** @enum {string} */
+            status: "active" | "under_offer" | "sold" | "leased" | "exchanged" | "suspended" | "archived" | "draft" | "pending_review";
+            audience: ("Airline" | "Lessor" | "OEM" | "MRO" | "Distributor" | "Others")[] | null;
+            /** Format: date-time */
+            audience_set_at?: string;
+            documents: string[] | null;
+            images: string[] | null;
+            aircraft_type?: components["schemas"]["VocabularyTerm"] | null;
+            engine_model?: components["schemas"]["VocabularyTerm"] | null;
+            apu_model?: components["schemas"]["VocabularyTerm"] | null;
+            landing_gear_type?: components["schemas"]["VocabularyTerm"] | null;
+            seller_org: components["schemas"]["SellerOrg"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A listing in the list shape.
+         * @example {
+         *       "id": "3c9e1f2a-7b6d-4e5c-9a8b-0f1e2d3c4b5a",
+         *       "listing_type": "engine",
+         *       "title": "CFM56-5B4/3 for sale, QEC included",
+         *       "msn": "577123",
+         *       "condition": "Serviceable",
+         *       "price_usd": 2450000,
+         *       "country": "IE",
+         *       "status": "active",
+         *       "cycles_remaining": 8500,
+         *       "engine_model": {
+         *         "id": "2e3f4a5b-6c7d-4e8f-9a0b-1c2d3e4f5a6b",
+         *         "name": "CFM56-5B",
+         *         "manufacturer": "CFM International",
+         *         "category": "Turbofan",
+         *         "is_active": true,
+         *         "created_at": "2026-01-05T09:00:00.000Z"
+         *       },
+         *       "seller_org": {
+         *         "id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+         *         "name": "Demo Aviation Parts"
+         *       },
+         *       "created_at": "2026-02-20T10:15:00.000Z"
+         *     }
+         */
+        ListingListItem: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            listing_type: "aircraft" | "engine" | "apu" | "parts" | "landing_gear";
+            title: string;
+            msn: string | null;
+            condition: string | null;
+            price_usd: number | null;
+            country: string | null;
+            /** @enum {string} */
+            status: "active" | "under_offer" | "sold" | "leased" | "exchanged" | "suspended" | "archived" | "draft" | "pending_review";
+            cycles_remaining: number | null;
+            aircraft_type?: components["schemas"]["VocabularyTerm"] | null;
+            engine_model?: components["schemas"]["VocabularyTerm"] | null;
+            apu_model?: components["schemas"]["VocabularyTerm"] | null;
+            landing_gear_type?: components["schemas"]["VocabularyTerm"] | null;
+            seller_org: components["schemas"]["SellerOrg"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description One page: `items`, the `total` count, this `page`, `per_page` and the number of `pages` (0 when total is 0). */
+        ListingPage: {
+            items: components["schemas"]["ListingListItem"][];
+            total: number;
+            page: number;
+            per_page: number;
+            pages: number;
+        };
+        /** @description Plain-string detail (404s, refused transitions). */
+        PlainError: {
+            detail: string;
+        };
+        /** @description The organization selling. */
+        SellerOrg: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        /** @description Done; also when there was nothing to remove (idempotent). */
+        StatusOk: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        /** @description A teardown in the detail shape (create, read, PATCH). The list and transition answers use legacy names. */
+        Teardown: {
+            /** Format: uuid */
+            teardown_id: string;
+            /** Format: uuid */
+            org_id: string;
+            /** Format: uuid */
+            created_by: string;
+            /** @enum {string} */
+            asset_type: "aircraft" | "engine" | "apu" | "landing_gear";
+            /** Format: uuid */
+            aircraft_type_id?: string;
+            aircraft_type: components["schemas"]["VocabularyTerm"] | null;
+            engine_model: components["schemas"]["VocabularyTerm"] | null;
+            apu_model?: components["schemas"]["VocabularyTerm"];
+            landing_gear_type?: components["schemas"]["VocabularyTerm"];
+            tail_number: string | null;
+            msn: string | null;
+            traceability: string | null;
+            /** @enum {string|null} */
+            incident_related: "Yes" | "No" | null;
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            end_date: string | null;
+            /** @enum {string} */
+            status: "active_starting" | "active_in_process" | "active_completed" | "draft" | "archived" | "suspended";
+            /**
+             * @description Derived from status; null outside the three active statuses.
+             * @enum {string|null}
+             */
+            teardown_status_label: "Starting" | "In Process" | "Completed" | null;
+            description: string | null;
+            location: string;
+            country: string;
+            audience: ("Airline" | "Lessor" | "OEM" | "MRO" | "Distributor" | "Others")[] | null;
+            /** Format: date-time */
+            audience_set_at?: string;
+            documents: string[] | null;
+            images: string[] | null;
+            harvest_list: string | null;
+            occm: string | null;
+            aircraft_details_doc: string | null;
+            non_incident_statement: string | null;
+            /** Format: date-time */
+            published_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A teardown in the list shape: legacy names id, registration, location_country.
+         * @example {
+         *       "id": "5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f",
+         *       "org_id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+         *       "asset_type": "aircraft",
+         *       "aircraft_type": {
+         *         "id": "7f1e2d3c-4b5a-4968-8776-65544332211a",
+         *         "name": "A320-200",
+         *         "manufacturer": "Airbus",
+         *         "category": "Narrowbody",
+         *         "is_active": true,
+         *         "created_at": "2026-01-05T09:00:00.000Z"
+         *       },
+         *       "msn": "1234",
+         *       "registration": "F-GKXA",
+         *       "status": "active_starting",
+         *       "teardown_status_label": "Starting",
+         *       "location": "Toulouse-Francazal",
+         *       "location_country": "FR",
+         *       "description": "Full part-out; landing gear and APU removed first.",
+         *       "published_at": "2026-02-20T10:15:00.000Z",
+         *       "created_at": "2026-02-20T10:15:00.000Z"
+         *     }
+         */
+        TeardownListItem: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            org_id: string;
+            /** @enum {string} */
+            asset_type: "aircraft" | "engine" | "apu" | "landing_gear";
+            aircraft_type: components["schemas"]["VocabularyTerm"] | null;
+            msn: string | null;
+            registration: string | null;
+            /** @enum {string} */
+            status: "active_starting" | "active_in_process" | "active_completed" | "draft" | "archived" | "suspended";
+            /**
+             * @description Derived from status; null outside the three active statuses.
+             * @enum {string|null}
+             */
+            teardown_status_label: "Starting" | "In Process" | "Completed" | null;
+            location: string;
+            location_country: string;
+            description: string | null;
+            /** Format: date-time */
+            published_at: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description One page: `items`, the `total` count, this `page`, `per_page` and the number of `pages` (0 when total is 0). */
+        TeardownPage: {
+            items: components["schemas"]["TeardownListItem"][];
+            total: number;
+            page: number;
+            per_page: number;
+            pages: number;
+        };
+        TransitionRequest: {
+            /**
+             * @description start_processing, complete, unpublish, archive, restore, submit; approve, reject, suspend need an admin.
+             * @enum {string}
+             */
+            action: "start_processing" | "complete" | "unpublish" | "archive" | "restore" | "submit" | "approve" | "reject" | "suspend";
+            /** @description Required for reject; stored in the audit row. */
+            reason?: string | null;
+        };
+        /** @description The teardown after a transition, in the legacy transition shape. */
+        TransitionResult: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "active_starting" | "active_in_process" | "active_completed" | "draft" | "archived" | "suspended";
+            /** @enum {string|null} */
+            previous_status: "active_starting" | "active_in_process" | "active_completed" | "draft" | "archived" | "suspended" | null;
+        };
+        /** @description Sparse: only the keys sent are written. Only the vocabulary field of the listing type is applied. */
+        UpdateListing: {
+            title?: string;
+            description?: string | null;
+            msn?: string | null;
+            condition?: string | null;
+            manufacturer?: string | null;
+            part_number?: string | null;
+            price_usd?: number | null;
+            cycles_remaining?: number | null;
+            /**
+             * @description ISO 3166-1 alpha-2 code, case-insensitive; stored upper-case.
+             * @example FR
+             */
+            country?: string | null;
+            /** @description Airline, Lessor, OEM, MRO, Distributor, Others; case-insensitive; null clears. Another value answers 422 invalid_audience. */
+            audience?: string[] | null;
+            /** @enum {string} */
+            status?: "active" | "under_offer" | "sold" | "leased" | "exchanged" | "suspended" | "archived" | "draft" | "pending_review";
+            /** @description Vocabulary name; case-insensitive, edges trimmed. */
+            aircraft_type?: string;
+            /** @description Vocabulary name; case-insensitive, edges trimmed. */
+            engine_model?: string;
+            /** @description Vocabulary name; case-insensitive, edges trimmed. */
+            apu_model?: string;
+            images?: string[];
+            documents?: string[];
+        };
+        /** @description Sparse: only the keys sent are written; null clears the nullable fields. status cannot be changed here (use the transition). */
+        UpdateTeardown: {
+            /** @description Vocabulary name; case-insensitive, edges trimmed. */
+            aircraft_type?: string;
+            /** @description Vocabulary name; case-insensitive, edges trimmed. */
+            engine_model?: string;
+            /**
+             * @description Aircraft registration.
+             * @example F-GKXA
+             */
+            tail_number?: string | null;
+            /** @description Manufacturer serial number (engine serial number for engines). */
+            msn?: string | null;
+            /** @description Last operator name; aircraft only. */
+            traceability?: string;
+            description?: string | null;
+            /** @description Free-text teardown location. */
+            location?: string;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            start_date?: string;
+            /**
+             * Format: date
+             * @example 2026-03-01
+             */
+            end_date?: string | null;
+            /** @enum {string} */
+            incident_related?: "Yes" | "No";
+            /**
+             * @description ISO 3166-1 alpha-2 code, case-insensitive; stored upper-case.
+             * @example FR
+             */
+            country?: string;
+            /** @description Airline, Lessor, OEM, MRO, Distributor, Others; case-insensitive; null clears. Another value answers 422 invalid_audience. */
+            audience?: string[] | null;
+            images?: string[];
+            documents?: string[];
+        };
+        /** @description The stored file. */
+        UploadResult: {
+            /** @description URL of the stored file: {storage_url}/<media_bucket>/<owner_kind>/<record_id>/<folder>/<8-hex>_<filename> */
+            url: string;
+            /** @description The safe file name kept from the one sent */
+            filename: string;
+            /** @description Bytes stored */
+            size: number;
+            /** @description MIME type, verified against the leading bytes */
+            content_type: string;
+        };
         /** @description Schema error in pydantic form. */
         ValidationError: {
             detail: {
@@ -327,9 +798,16 @@ export interface components {
                 };
             }[];
         };
-        /** @description Plain-string detail (404s, refused transitions). */
-        PlainError: {
-            detail: string;
+        /** @description A vocabulary row; requests name it by `name`, never by id. */
+        VocabularyTerm: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            manufacturer: string;
+            category: string | null;
+            is_active: boolean;
+            /** Format: date-time */
+            created_at: string;
         };
     };
     responses: never;
@@ -351,7 +829,7 @@ export interface components {
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
         /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key. */
-        IdempotentReplayed: string;
+        IdempotentReplayed: "true";
     };
     pathItems: never;
 }
@@ -359,7 +837,7 @@ export type $defs = Record<string, never>;
 export interface operations {
     listListings: {
         parameters: {
-            query: {
+            query?: {
                 listing_type?: "aircraft" | "engine" | "apu";
                 aircraft_type?: string;
                 engine_model?: string;
@@ -371,9 +849,9 @@ export interface operations {
                 /** @description Case-insensitive substring of title, description or msn */
                 search?: string;
                 /** @description 1-indexed page number */
-                page: number;
+                page?: number;
                 /** @description Items per page, 1 to 100 */
-                per_page: number;
+                per_page?: number;
             };
             header?: never;
             path?: never;
@@ -381,7 +859,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One page: `items`, the `total` count, this `page`, `per_page` and the number of `pages` (0 when total is 0). */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -393,76 +871,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            listing_type: "aircraft" | "engine" | "apu" | "parts" | "landing_gear";
-                            title: string;
-                            msn: string | null;
-                            condition: string | null;
-                            price_usd: number | null;
-                            country: string | null;
-                            /** @enum {string} */
-                            status: "active" | "under_offer" | "sold" | "leased" | "exchanged" | "suspended" | "archived" | "draft" | "pending_review";
-                            cycles_remaining: number | null;
-                            aircraft_type?: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                manufacturer: string;
-                                category: string | null;
-                                is_active: boolean;
-                                /** Format: date-time */
-                                created_at: string;
-                            } | null;
-                            engine_model?: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                manufacturer: string;
-                                category: string | null;
-                                is_active: boolean;
-                                /** Format: date-time */
-                                created_at: string;
-                            } | null;
-                            apu_model?: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                manufacturer: string;
-                                category: string | null;
-                                is_active: boolean;
-                                /** Format: date-time */
-                                created_at: string;
-                            } | null;
-                            landing_gear_type?: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                manufacturer: string;
-                                category: string | null;
-                                is_active: boolean;
-                                /** Format: date-time */
-                                created_at: string;
-                            } | null;
-                            seller_org: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                            };
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        per_page: number;
-                        pages: number;
-                    };
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "3c9e1f2a-7b6d-4e5c-9a8b-0f1e2d3c4b5a",
+                     *           "listing_type": "engine",
+                     *           "title": "CFM56-5B4/3 for sale, QEC included",
+                     *           "msn": "577123",
+                     *           "condition": "Serviceable",
+                     *           "price_usd": 2450000,
+                     *           "country": "IE",
+                     *           "status": "active",
+                     *           "cycles_remaining": 8500,
+                     *           "engine_model": {
+                     *             "id": "2e3f4a5b-6c7d-4e8f-9a0b-1c2d3e4f5a6b",
+                     *             "name": "CFM56-5B",
+                     *             "manufacturer": "CFM International",
+                     *             "category": "Turbofan",
+                     *             "is_active": true,
+                     *             "created_at": "2026-01-05T09:00:00.000Z"
+                     *           },
+                     *           "seller_org": {
+                     *             "id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+                     *             "name": "Demo Aviation Parts"
+                     *           },
+                     *           "created_at": "2026-02-20T10:15:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "per_page": 20,
+                     *       "pages": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListingPage"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Bad request: invalid_organization_header, unknown_vocabulary, bad_request */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -474,20 +920,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "unknown_vocabulary" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -499,25 +959,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -529,10 +981,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -545,61 +997,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-        };
-    };
-    createListing: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The vocabulary field of the listing type (aircraft_type, engine_model or apu_model) is required; the others are ignored. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    listing_type: "aircraft" | "engine" | "apu";
-                    title: string;
-                    /** @description Vocabulary name; case-insensitive, edges trimmed. */
-                    aircraft_type?: string;
-                    /** @description Vocabulary name; case-insensitive, edges trimmed. */
-                    engine_model?: string;
-                    /** @description Vocabulary name; case-insensitive, edges trimmed. */
-                    apu_model?: string;
-                    description?: string;
-                    msn?: string;
-                    condition?: string;
-                    price_usd?: number;
-                    /**
-                     * @description ISO 3166-1 alpha-2 code, case-insensitive; stored upper-case.
-                     * @example FR
-                     */
-                    country?: string;
-                    manufacturer?: string;
-                    part_number?: string;
-                    cycles_remaining?: number;
-                    /**
-                     * @description Default active
-                     * @enum {string}
-                     */
-                    status?: "active" | "draft";
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
                 headers: {
-                    /** @description Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change. */
-                    ETag?: string;
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -610,83 +1020,125 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        org_id: string;
-                        /** Format: uuid */
-                        created_by: string;
                         /** @enum {string} */
-                        listing_type: "aircraft" | "engine" | "apu" | "parts" | "landing_gear";
-                        title: string;
-                        description: string | null;
-                        msn: string | null;
-                        condition: string | null;
-                        price_usd: number | null;
-                        country: string | null;
-                        manufacturer: string | null;
-                        part_number: string | null;
-                        cycles_remaining: number | null;
-                        /** @enum {string} */
-                        status: "active" | "under_offer" | "sold" | "leased" | "exchanged" | "suspended" | "archived" | "draft" | "pending_review";
-                        audience: ("Airline" | "Lessor" | "OEM" | "MRO" | "Distributor" | "Others")[] | null;
-                        /** Format: date-time */
-                        audience_set_at?: string;
-                        documents: string[] | null;
-                        images: string[] | null;
-                        aircraft_type?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        engine_model?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        apu_model?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        landing_gear_type?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        seller_org: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+        };
+    };
+    createListing: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The vocabulary field of the listing type (aircraft_type, engine_model or apu_model) is required; the others are ignored. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "listing_type": "engine",
+                 *       "title": "CFM56-5B4/3 for sale, QEC included",
+                 *       "engine_model": "CFM56-5B",
+                 *       "msn": "577123",
+                 *       "condition": "Serviceable",
+                 *       "price_usd": 2450000,
+                 *       "cycles_remaining": 8500,
+                 *       "country": "IE",
+                 *       "manufacturer": "CFM International",
+                 *       "part_number": "340-001-901-0",
+                 *       "description": "Fresh shop visit, full back-to-birth records."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateListing"];
+            };
+        };
+        responses: {
+            /** @description A listing in the detail shape (create, read, PATCH). Only the vocabulary object of its type is present. */
+            201: {
+                headers: {
+                    /** @description Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change. */
+                    ETag?: string;
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3c9e1f2a-7b6d-4e5c-9a8b-0f1e2d3c4b5a",
+                     *       "org_id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+                     *       "created_by": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *       "listing_type": "engine",
+                     *       "title": "CFM56-5B4/3 for sale, QEC included",
+                     *       "description": "Fresh shop visit, full back-to-birth records.",
+                     *       "msn": "577123",
+                     *       "condition": "Serviceable",
+                     *       "price_usd": 2450000,
+                     *       "country": "IE",
+                     *       "manufacturer": "CFM International",
+                     *       "part_number": "340-001-901-0",
+                     *       "cycles_remaining": 8500,
+                     *       "status": "active",
+                     *       "audience": null,
+                     *       "documents": null,
+                     *       "images": null,
+                     *       "engine_model": {
+                     *         "id": "2e3f4a5b-6c7d-4e8f-9a0b-1c2d3e4f5a6b",
+                     *         "name": "CFM56-5B",
+                     *         "manufacturer": "CFM International",
+                     *         "category": "Turbofan",
+                     *         "is_active": true,
+                     *         "created_at": "2026-01-05T09:00:00.000Z"
+                     *       },
+                     *       "seller_org": {
+                     *         "id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+                     *         "name": "Demo Aviation Parts"
+                     *       },
+                     *       "created_at": "2026-02-20T10:15:00.000Z",
+                     *       "updated_at": "2026-02-20T10:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Listing"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, unknown_vocabulary, bad_request, invalid_idempotency_key */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -698,20 +1150,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "unknown_vocabulary" | "bad_request" | "invalid_idempotency_key";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -723,10 +1189,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+            /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -739,10 +1212,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Payload too large: payload_too_large */
             413: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -754,10 +1234,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "unsupported_media_type";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error: vocab_required, idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -769,10 +1278,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "vocab_required" | "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -785,7 +1301,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -805,7 +1369,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A listing in the detail shape (create, read, PATCH). Only the vocabulary object of its type is present. */
             200: {
                 headers: {
                     /** @description Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change. */
@@ -819,81 +1383,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        org_id: string;
-                        /** Format: uuid */
-                        created_by: string;
-                        /** @enum {string} */
-                        listing_type: "aircraft" | "engine" | "apu" | "parts" | "landing_gear";
-                        title: string;
-                        description: string | null;
-                        msn: string | null;
-                        condition: string | null;
-                        price_usd: number | null;
-                        country: string | null;
-                        manufacturer: string | null;
-                        part_number: string | null;
-                        cycles_remaining: number | null;
-                        /** @enum {string} */
-                        status: "active" | "under_offer" | "sold" | "leased" | "exchanged" | "suspended" | "archived" | "draft" | "pending_review";
-                        audience: ("Airline" | "Lessor" | "OEM" | "MRO" | "Distributor" | "Others")[] | null;
-                        /** Format: date-time */
-                        audience_set_at?: string;
-                        documents: string[] | null;
-                        images: string[] | null;
-                        aircraft_type?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        engine_model?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        apu_model?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        landing_gear_type?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        seller_org: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "3c9e1f2a-7b6d-4e5c-9a8b-0f1e2d3c4b5a",
+                     *       "org_id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+                     *       "created_by": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *       "listing_type": "engine",
+                     *       "title": "CFM56-5B4/3 for sale, QEC included",
+                     *       "description": "Fresh shop visit, full back-to-birth records.",
+                     *       "msn": "577123",
+                     *       "condition": "Serviceable",
+                     *       "price_usd": 2450000,
+                     *       "country": "IE",
+                     *       "manufacturer": "CFM International",
+                     *       "part_number": "340-001-901-0",
+                     *       "cycles_remaining": 8500,
+                     *       "status": "active",
+                     *       "audience": null,
+                     *       "documents": null,
+                     *       "images": null,
+                     *       "engine_model": {
+                     *         "id": "2e3f4a5b-6c7d-4e8f-9a0b-1c2d3e4f5a6b",
+                     *         "name": "CFM56-5B",
+                     *         "manufacturer": "CFM International",
+                     *         "category": "Turbofan",
+                     *         "is_active": true,
+                     *         "created_at": "2026-01-05T09:00:00.000Z"
+                     *       },
+                     *       "seller_org": {
+                     *         "id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+                     *         "name": "Demo Aviation Parts"
+                     *       },
+                     *       "created_at": "2026-02-20T10:15:00.000Z",
+                     *       "updated_at": "2026-02-20T10:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Listing"];
                 };
             };
             /** @description Not Modified: the ETag sent in If-None-Match is current. */
@@ -909,11 +1434,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Bad request: invalid_organization_header, bad_request */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -925,20 +1448,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -950,10 +1487,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -965,25 +1509,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Listing not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -995,10 +1527,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1011,7 +1543,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -1031,7 +1611,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted */
+            /** @description Deleted; empty body. */
             204: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1044,7 +1624,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1056,20 +1636,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1081,10 +1675,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1096,10 +1697,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Listing not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1111,25 +1715,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1141,10 +1737,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1157,7 +1753,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -1178,36 +1822,21 @@ export interface operations {
         /** @description Sparse: only the keys sent are written. Only the vocabulary field of the listing type is applied. */
         requestBody: {
             content: {
-                "application/json": {
-                    title?: string;
-                    description?: string | null;
-                    msn?: string | null;
-                    condition?: string | null;
-                    manufacturer?: string | null;
-                    part_number?: string | null;
-                    price_usd?: number | null;
-                    cycles_remaining?: number | null;
-                    /**
-                     * @description ISO 3166-1 alpha-2 code, case-insensitive; stored upper-case.
-                     * @example FR
-                     */
-                    country?: string | null;
-                    audience?: string[] | null;
-                    /** @enum {string} */
-                    status?: "active" | "under_offer" | "sold" | "leased" | "exchanged" | "suspended" | "archived" | "draft" | "pending_review";
-                    /** @description Vocabulary name; case-insensitive, edges trimmed. */
-                    aircraft_type?: string;
-                    /** @description Vocabulary name; case-insensitive, edges trimmed. */
-                    engine_model?: string;
-                    /** @description Vocabulary name; case-insensitive, edges trimmed. */
-                    apu_model?: string;
-                    images?: string[];
-                    documents?: string[];
-                };
+                /**
+                 * @example {
+                 *       "price_usd": 2300000,
+                 *       "status": "under_offer",
+                 *       "audience": [
+                 *         "Airline",
+                 *         "Lessor"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateListing"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A listing in the detail shape (create, read, PATCH). Only the vocabulary object of its type is present. */
             200: {
                 headers: {
                     /** @description Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change. */
@@ -1221,84 +1850,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** Format: uuid */
-                        org_id: string;
-                        /** Format: uuid */
-                        created_by: string;
-                        /** @enum {string} */
-                        listing_type: "aircraft" | "engine" | "apu" | "parts" | "landing_gear";
-                        title: string;
-                        description: string | null;
-                        msn: string | null;
-                        condition: string | null;
-                        price_usd: number | null;
-                        country: string | null;
-                        manufacturer: string | null;
-                        part_number: string | null;
-                        cycles_remaining: number | null;
-                        /** @enum {string} */
-                        status: "active" | "under_offer" | "sold" | "leased" | "exchanged" | "suspended" | "archived" | "draft" | "pending_review";
-                        audience: ("Airline" | "Lessor" | "OEM" | "MRO" | "Distributor" | "Others")[] | null;
-                        /** Format: date-time */
-                        audience_set_at?: string;
-                        documents: string[] | null;
-                        images: string[] | null;
-                        aircraft_type?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        engine_model?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        apu_model?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        landing_gear_type?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        seller_org: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                        };
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "3c9e1f2a-7b6d-4e5c-9a8b-0f1e2d3c4b5a",
+                     *       "org_id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+                     *       "created_by": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *       "listing_type": "engine",
+                     *       "title": "CFM56-5B4/3 for sale, QEC included",
+                     *       "description": "Fresh shop visit, full back-to-birth records.",
+                     *       "msn": "577123",
+                     *       "condition": "Serviceable",
+                     *       "price_usd": 2450000,
+                     *       "country": "IE",
+                     *       "manufacturer": "CFM International",
+                     *       "part_number": "340-001-901-0",
+                     *       "cycles_remaining": 8500,
+                     *       "status": "active",
+                     *       "audience": null,
+                     *       "documents": null,
+                     *       "images": null,
+                     *       "engine_model": {
+                     *         "id": "2e3f4a5b-6c7d-4e8f-9a0b-1c2d3e4f5a6b",
+                     *         "name": "CFM56-5B",
+                     *         "manufacturer": "CFM International",
+                     *         "category": "Turbofan",
+                     *         "is_active": true,
+                     *         "created_at": "2026-01-05T09:00:00.000Z"
+                     *       },
+                     *       "seller_org": {
+                     *         "id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+                     *         "name": "Demo Aviation Parts"
+                     *       },
+                     *       "created_at": "2026-02-20T10:15:00.000Z",
+                     *       "updated_at": "2026-02-20T10:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Listing"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Bad request: invalid_organization_header, unknown_vocabulary, bad_request, invalid_precondition_header */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1310,20 +1900,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "unknown_vocabulary" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1335,10 +1939,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1350,10 +1961,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Listing not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Conflict: suspended_by_operator */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1362,14 +1976,20 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "suspended_by_operator";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1381,10 +2001,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Payload too large: payload_too_large */
             413: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1396,10 +2023,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "unsupported_media_type";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error: invalid_audience */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1411,10 +2067,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_audience";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1427,14 +2090,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
     };
     listTeardowns: {
         parameters: {
-            query: {
+            query?: {
                 asset_type?: "aircraft" | "engine";
                 /** @description Vocabulary name; case-insensitive, edges trimmed. */
                 aircraft_type?: string;
@@ -1446,12 +2157,14 @@ export interface operations {
                 country?: string;
                 /** @description Case-insensitive substring of msn, registration or description. */
                 search?: string;
-                sort_by: "created_at" | "msn" | "status" | "location_country" | "teardown_start_date" | "asset_type";
-                sort_dir: "asc" | "desc";
+                /** @description Sort column; ties break on id. */
+                sort_by?: "created_at" | "msn" | "status" | "location_country" | "teardown_start_date" | "asset_type";
+                /** @description Sort direction. */
+                sort_dir?: "asc" | "desc";
                 /** @description 1-indexed page number */
-                page: number;
+                page?: number;
                 /** @description Items per page, 1 to 100 */
-                per_page: number;
+                per_page?: number;
             };
             header?: never;
             path?: never;
@@ -1459,7 +2172,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One page: `items`, the `total` count, this `page`, `per_page` and the number of `pages` (0 when total is 0). */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1471,45 +2184,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            org_id: string;
-                            /** @enum {string} */
-                            asset_type: "aircraft" | "engine" | "apu" | "landing_gear";
-                            aircraft_type: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                manufacturer: string;
-                                category: string | null;
-                                is_active: boolean;
-                                /** Format: date-time */
-                                created_at: string;
-                            } | null;
-                            msn: string | null;
-                            registration: string | null;
-                            /** @enum {string} */
-                            status: "active_starting" | "active_in_process" | "active_completed" | "draft" | "archived" | "suspended";
-                            teardown_status_label: string | null;
-                            location: string;
-                            location_country: string;
-                            description: string | null;
-                            /** Format: date-time */
-                            published_at: string;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        per_page: number;
-                        pages: number;
-                    };
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f",
+                     *           "org_id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+                     *           "asset_type": "aircraft",
+                     *           "aircraft_type": {
+                     *             "id": "7f1e2d3c-4b5a-4968-8776-65544332211a",
+                     *             "name": "A320-200",
+                     *             "manufacturer": "Airbus",
+                     *             "category": "Narrowbody",
+                     *             "is_active": true,
+                     *             "created_at": "2026-01-05T09:00:00.000Z"
+                     *           },
+                     *           "msn": "1234",
+                     *           "registration": "F-GKXA",
+                     *           "status": "active_starting",
+                     *           "teardown_status_label": "Starting",
+                     *           "location": "Toulouse-Francazal",
+                     *           "location_country": "FR",
+                     *           "description": "Full part-out; landing gear and APU removed first.",
+                     *           "published_at": "2026-02-20T10:15:00.000Z",
+                     *           "created_at": "2026-02-20T10:15:00.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "per_page": 20,
+                     *       "pages": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TeardownPage"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Bad request: invalid_organization_header, unknown_vocabulary, bad_request */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1521,20 +2231,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "unknown_vocabulary" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1546,40 +2270,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlainError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1591,10 +2292,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1607,79 +2308,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-        };
-    };
-    createTeardown: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description aircraft or engine; apu and landing_gear are legacy, read-only.
-                     * @enum {string}
-                     */
-                    asset_type: "aircraft" | "engine";
-                    /**
-                     * @description Starting, In process or Completed (case-sensitive).
-                     * @example Starting
-                     * @example In process
-                     * @example Completed
-                     */
-                    status: string;
-                    /**
-                     * Format: date
-                     * @example 2026-03-01
-                     */
-                    start_date: string;
-                    /**
-                     * Format: date
-                     * @example 2026-03-01
-                     */
-                    end_date?: string | null;
-                    /** @description Free-text teardown location. */
-                    location: string;
-                    /**
-                     * @description ISO 3166-1 alpha-2 code, case-insensitive; stored upper-case.
-                     * @example FR
-                     */
-                    country: string;
-                    /** @description Vocabulary name; case-insensitive, edges trimmed. */
-                    aircraft_type?: string;
-                    /** @description Vocabulary name; case-insensitive, edges trimmed. */
-                    engine_model?: string;
-                    /**
-                     * @description Aircraft registration.
-                     * @example F-GKXA
-                     */
-                    tail_number?: string | null;
-                    /** @description Manufacturer serial number (engine serial number for engines). */
-                    msn?: string | null;
-                    description?: string | null;
-                    /** @description Last operator name; aircraft only. */
-                    traceability?: string;
-                    /** @enum {string} */
-                    incident_related?: "Yes" | "No";
-                } & (unknown & unknown);
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
                 headers: {
-                    /** @description Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change. */
-                    ETag?: string;
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -1690,91 +2331,131 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** Format: uuid */
-                        teardown_id: string;
-                        /** Format: uuid */
-                        org_id: string;
-                        /** Format: uuid */
-                        created_by: string;
                         /** @enum {string} */
-                        asset_type: "aircraft" | "engine" | "apu" | "landing_gear";
-                        /** Format: uuid */
-                        aircraft_type_id?: string;
-                        aircraft_type: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        engine_model: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        apu_model?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                        landing_gear_type?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                        tail_number: string | null;
-                        msn: string | null;
-                        traceability: string | null;
-                        incident_related: string | null;
-                        /** Format: date */
-                        start_date: string;
-                        /** Format: date */
-                        end_date: string | null;
-                        /** @enum {string} */
-                        status: "active_starting" | "active_in_process" | "active_completed" | "draft" | "archived" | "suspended";
-                        teardown_status_label: string | null;
-                        description: string | null;
-                        location: string;
-                        country: string;
-                        audience: ("Airline" | "Lessor" | "OEM" | "MRO" | "Distributor" | "Others")[] | null;
-                        /** Format: date-time */
-                        audience_set_at?: string;
-                        documents: string[] | null;
-                        images: string[] | null;
-                        harvest_list: string | null;
-                        occm: string | null;
-                        aircraft_details_doc: string | null;
-                        non_incident_statement: string | null;
-                        /** Format: date-time */
-                        published_at: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+        };
+    };
+    createTeardown: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Universal fields, then the fields of the asset type: aircraft need aircraft_type, traceability and incident_related; engines need engine_model and take neither traceability nor incident_related. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "asset_type": "aircraft",
+                 *       "status": "Starting",
+                 *       "aircraft_type": "A320-200",
+                 *       "traceability": "Air France",
+                 *       "incident_related": "No",
+                 *       "tail_number": "F-GKXA",
+                 *       "msn": "1234",
+                 *       "start_date": "2026-03-01",
+                 *       "end_date": "2026-06-30",
+                 *       "location": "Toulouse-Francazal",
+                 *       "country": "FR",
+                 *       "description": "Full part-out; landing gear and APU removed first."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTeardown"];
+            };
+        };
+        responses: {
+            /** @description A teardown in the detail shape (create, read, PATCH). The list and transition answers use legacy names. */
+            201: {
+                headers: {
+                    /** @description Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change. */
+                    ETag?: string;
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "teardown_id": "5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f",
+                     *       "org_id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+                     *       "created_by": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *       "asset_type": "aircraft",
+                     *       "aircraft_type_id": "7f1e2d3c-4b5a-4968-8776-65544332211a",
+                     *       "aircraft_type": {
+                     *         "id": "7f1e2d3c-4b5a-4968-8776-65544332211a",
+                     *         "name": "A320-200",
+                     *         "manufacturer": "Airbus",
+                     *         "category": "Narrowbody",
+                     *         "is_active": true,
+                     *         "created_at": "2026-01-05T09:00:00.000Z"
+                     *       },
+                     *       "engine_model": null,
+                     *       "tail_number": "F-GKXA",
+                     *       "msn": "1234",
+                     *       "traceability": "Air France",
+                     *       "incident_related": "No",
+                     *       "start_date": "2026-03-01",
+                     *       "end_date": "2026-06-30",
+                     *       "status": "active_starting",
+                     *       "teardown_status_label": "Starting",
+                     *       "description": "Full part-out; landing gear and APU removed first.",
+                     *       "location": "Toulouse-Francazal",
+                     *       "country": "FR",
+                     *       "audience": null,
+                     *       "documents": null,
+                     *       "images": null,
+                     *       "harvest_list": null,
+                     *       "occm": null,
+                     *       "aircraft_details_doc": null,
+                     *       "non_incident_statement": null,
+                     *       "published_at": "2026-02-20T10:15:00.000Z",
+                     *       "expires_at": "2026-05-21T10:15:00.000Z",
+                     *       "created_at": "2026-02-20T10:15:00.000Z",
+                     *       "updated_at": "2026-02-20T10:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Teardown"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, unknown_vocabulary, bad_request, invalid_idempotency_key */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1786,20 +2467,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "unknown_vocabulary" | "bad_request" | "invalid_idempotency_key";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1811,25 +2506,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlainError"];
-                };
-            };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+            /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1842,10 +2529,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Payload too large: payload_too_large */
             413: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1857,10 +2551,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "unsupported_media_type";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error: invalid_status, vocab_required, idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1872,10 +2595,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_status" | "vocab_required" | "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1888,7 +2618,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -1908,7 +2686,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A teardown in the detail shape (create, read, PATCH). The list and transition answers use legacy names. */
             200: {
                 headers: {
                     /** @description Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change. */
@@ -1922,89 +2700,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        teardown_id: string;
-                        /** Format: uuid */
-                        org_id: string;
-                        /** Format: uuid */
-                        created_by: string;
-                        /** @enum {string} */
-                        asset_type: "aircraft" | "engine" | "apu" | "landing_gear";
-                        /** Format: uuid */
-                        aircraft_type_id?: string;
-                        aircraft_type: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        engine_model: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        apu_model?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                        landing_gear_type?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                        tail_number: string | null;
-                        msn: string | null;
-                        traceability: string | null;
-                        incident_related: string | null;
-                        /** Format: date */
-                        start_date: string;
-                        /** Format: date */
-                        end_date: string | null;
-                        /** @enum {string} */
-                        status: "active_starting" | "active_in_process" | "active_completed" | "draft" | "archived" | "suspended";
-                        teardown_status_label: string | null;
-                        description: string | null;
-                        location: string;
-                        country: string;
-                        audience: ("Airline" | "Lessor" | "OEM" | "MRO" | "Distributor" | "Others")[] | null;
-                        /** Format: date-time */
-                        audience_set_at?: string;
-                        documents: string[] | null;
-                        images: string[] | null;
-                        harvest_list: string | null;
-                        occm: string | null;
-                        aircraft_details_doc: string | null;
-                        non_incident_statement: string | null;
-                        /** Format: date-time */
-                        published_at: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    /**
+                     * @example {
+                     *       "teardown_id": "5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f",
+                     *       "org_id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+                     *       "created_by": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *       "asset_type": "aircraft",
+                     *       "aircraft_type_id": "7f1e2d3c-4b5a-4968-8776-65544332211a",
+                     *       "aircraft_type": {
+                     *         "id": "7f1e2d3c-4b5a-4968-8776-65544332211a",
+                     *         "name": "A320-200",
+                     *         "manufacturer": "Airbus",
+                     *         "category": "Narrowbody",
+                     *         "is_active": true,
+                     *         "created_at": "2026-01-05T09:00:00.000Z"
+                     *       },
+                     *       "engine_model": null,
+                     *       "tail_number": "F-GKXA",
+                     *       "msn": "1234",
+                     *       "traceability": "Air France",
+                     *       "incident_related": "No",
+                     *       "start_date": "2026-03-01",
+                     *       "end_date": "2026-06-30",
+                     *       "status": "active_starting",
+                     *       "teardown_status_label": "Starting",
+                     *       "description": "Full part-out; landing gear and APU removed first.",
+                     *       "location": "Toulouse-Francazal",
+                     *       "country": "FR",
+                     *       "audience": null,
+                     *       "documents": null,
+                     *       "images": null,
+                     *       "harvest_list": null,
+                     *       "occm": null,
+                     *       "aircraft_details_doc": null,
+                     *       "non_incident_statement": null,
+                     *       "published_at": "2026-02-20T10:15:00.000Z",
+                     *       "expires_at": "2026-05-21T10:15:00.000Z",
+                     *       "created_at": "2026-02-20T10:15:00.000Z",
+                     *       "updated_at": "2026-02-20T10:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Teardown"];
                 };
             };
             /** @description Not Modified: the ETag sent in If-None-Match is current. */
@@ -2020,11 +2756,9 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Bad request: invalid_organization_header, bad_request */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2036,20 +2770,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2061,10 +2809,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2076,25 +2831,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2106,10 +2849,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2122,7 +2865,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -2155,7 +2946,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2167,20 +2958,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2192,10 +2997,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2207,10 +3019,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2222,25 +3037,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2252,10 +3059,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2268,7 +3075,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -2286,51 +3141,24 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Sparse: only the keys sent are written; null clears the nullable fields. status cannot be changed here (use the transition). */
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Vocabulary name; case-insensitive, edges trimmed. */
-                    aircraft_type?: string;
-                    /** @description Vocabulary name; case-insensitive, edges trimmed. */
-                    engine_model?: string;
-                    /**
-                     * @description Aircraft registration.
-                     * @example F-GKXA
-                     */
-                    tail_number?: string | null;
-                    /** @description Manufacturer serial number (engine serial number for engines). */
-                    msn?: string | null;
-                    /** @description Last operator name; aircraft only. */
-                    traceability?: string;
-                    description?: string | null;
-                    /** @description Free-text teardown location. */
-                    location?: string;
-                    /**
-                     * Format: date
-                     * @example 2026-03-01
-                     */
-                    start_date?: string;
-                    /**
-                     * Format: date
-                     * @example 2026-03-01
-                     */
-                    end_date?: string | null;
-                    /** @enum {string} */
-                    incident_related?: "Yes" | "No";
-                    /**
-                     * @description ISO 3166-1 alpha-2 code, case-insensitive; stored upper-case.
-                     * @example FR
-                     */
-                    country?: string;
-                    /** @description Airline, Lessor, OEM, MRO, Distributor, Others; case-insensitive. */
-                    audience?: unknown[] | null;
-                    images?: string[];
-                    documents?: string[];
-                };
+                /**
+                 * @example {
+                 *       "description": "Engines removed; airframe parts tagged.",
+                 *       "end_date": "2026-07-15",
+                 *       "audience": [
+                 *         "Airline",
+                 *         "MRO"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTeardown"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A teardown in the detail shape (create, read, PATCH). The list and transition answers use legacy names. */
             200: {
                 headers: {
                     /** @description Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change. */
@@ -2344,92 +3172,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        teardown_id: string;
-                        /** Format: uuid */
-                        org_id: string;
-                        /** Format: uuid */
-                        created_by: string;
-                        /** @enum {string} */
-                        asset_type: "aircraft" | "engine" | "apu" | "landing_gear";
-                        /** Format: uuid */
-                        aircraft_type_id?: string;
-                        aircraft_type: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        engine_model: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        } | null;
-                        apu_model?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                        landing_gear_type?: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            manufacturer: string;
-                            category: string | null;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        };
-                        tail_number: string | null;
-                        msn: string | null;
-                        traceability: string | null;
-                        incident_related: string | null;
-                        /** Format: date */
-                        start_date: string;
-                        /** Format: date */
-                        end_date: string | null;
-                        /** @enum {string} */
-                        status: "active_starting" | "active_in_process" | "active_completed" | "draft" | "archived" | "suspended";
-                        teardown_status_label: string | null;
-                        description: string | null;
-                        location: string;
-                        country: string;
-                        audience: ("Airline" | "Lessor" | "OEM" | "MRO" | "Distributor" | "Others")[] | null;
-                        /** Format: date-time */
-                        audience_set_at?: string;
-                        documents: string[] | null;
-                        images: string[] | null;
-                        harvest_list: string | null;
-                        occm: string | null;
-                        aircraft_details_doc: string | null;
-                        non_incident_statement: string | null;
-                        /** Format: date-time */
-                        published_at: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    /**
+                     * @example {
+                     *       "teardown_id": "5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f",
+                     *       "org_id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
+                     *       "created_by": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *       "asset_type": "aircraft",
+                     *       "aircraft_type_id": "7f1e2d3c-4b5a-4968-8776-65544332211a",
+                     *       "aircraft_type": {
+                     *         "id": "7f1e2d3c-4b5a-4968-8776-65544332211a",
+                     *         "name": "A320-200",
+                     *         "manufacturer": "Airbus",
+                     *         "category": "Narrowbody",
+                     *         "is_active": true,
+                     *         "created_at": "2026-01-05T09:00:00.000Z"
+                     *       },
+                     *       "engine_model": null,
+                     *       "tail_number": "F-GKXA",
+                     *       "msn": "1234",
+                     *       "traceability": "Air France",
+                     *       "incident_related": "No",
+                     *       "start_date": "2026-03-01",
+                     *       "end_date": "2026-06-30",
+                     *       "status": "active_starting",
+                     *       "teardown_status_label": "Starting",
+                     *       "description": "Full part-out; landing gear and APU removed first.",
+                     *       "location": "Toulouse-Francazal",
+                     *       "country": "FR",
+                     *       "audience": null,
+                     *       "documents": null,
+                     *       "images": null,
+                     *       "harvest_list": null,
+                     *       "occm": null,
+                     *       "aircraft_details_doc": null,
+                     *       "non_incident_statement": null,
+                     *       "published_at": "2026-02-20T10:15:00.000Z",
+                     *       "expires_at": "2026-05-21T10:15:00.000Z",
+                     *       "created_at": "2026-02-20T10:15:00.000Z",
+                     *       "updated_at": "2026-02-20T10:15:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Teardown"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Bad request: invalid_organization_header, unknown_vocabulary, bad_request, invalid_precondition_header */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2441,20 +3227,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "unknown_vocabulary" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2466,10 +3266,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2481,10 +3288,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2496,10 +3306,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Payload too large: payload_too_large */
             413: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2511,10 +3328,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "unsupported_media_type";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error: invalid_audience */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2526,10 +3372,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_audience";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2542,7 +3395,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -2553,7 +3454,10 @@ export interface operations {
             header?: {
                 /** @description Write only if the record still has one of these ETags ("*": if it exists). A mismatch answers 412 precondition_failed with current_etag, and nothing changes. */
                 "if-match"?: string;
-                /** @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. */
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2564,40 +3468,41 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description start_processing, complete, unpublish, archive, restore, submit; approve, reject, suspend need an admin. */
-                    action: string;
-                    /** @description Required for reject; stored in the audit row. */
-                    reason?: string | null;
-                };
+                /**
+                 * @example {
+                 *       "action": "start_processing"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransitionRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The teardown after a transition, in the legacy transition shape. */
             200: {
                 headers: {
                     /** @description Strong entity-tag of the record (`"<version>-<hash>"`); opaque, changes with every change. */
                     ETag?: string;
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @enum {string} */
-                        status: "active_starting" | "active_in_process" | "active_completed" | "draft" | "archived" | "suspended";
-                        previous_status: string | null;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f",
+                     *       "status": "active_in_process",
+                     *       "previous_status": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransitionResult"];
                 };
             };
-            /** @description Refused transition, admin-only action, reject without reason, unknown action (plain-string detail); or an authentication error. */
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_idempotency_key, invalid_precondition_header. A plain-string detail: a move not valid from the current status, an admin-only action, reject without a reason, an unknown action. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2609,20 +3514,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_idempotency_key" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">) | components["schemas"]["PlainError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2634,10 +3553,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2649,10 +3575,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+            /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2665,10 +3594,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2680,10 +3616,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Payload too large: payload_too_large */
             413: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2695,10 +3638,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "unsupported_media_type";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error: idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2710,10 +3682,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2726,7 +3705,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -2737,7 +3764,10 @@ export interface operations {
             header?: {
                 /** @description Write only if the record still has one of these ETags ("*": if it exists). A mismatch answers 412 precondition_failed with current_etag, and nothing changes. */
                 "if-match"?: string;
-                /** @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. */
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2763,32 +3793,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Upload result */
+            /** @description The stored file. */
             200: {
                 headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description URL of the stored file: {storage_url}/<media_bucket>/<owner_kind>/<record_id>/<folder>/<8-hex>_<filename> */
-                        url: string;
-                        /** @description The safe file name kept from the one sent */
-                        filename: string;
-                        /** @description Bytes stored */
-                        size: number;
-                        /** @description MIME type, verified against the leading bytes */
-                        content_type: string;
-                    };
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf",
+                     *       "filename": "harvest-list.pdf",
+                     *       "size": 482133,
+                     *       "content_type": "application/pdf"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadResult"];
                 };
             };
-            /** @description file_too_large, invalid_content_type; plain string for an empty file, a non-image on an image endpoint, a second file */
+            /** @description Bad request: invalid_organization_header, file_too_large, invalid_content_type, bad_request, invalid_idempotency_key, invalid_precondition_header. A plain-string detail: an empty file, a non-image on an image endpoint, a second file, a malformed form. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2800,20 +3829,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "file_too_large" | "invalid_content_type" | "bad_request" | "invalid_idempotency_key" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">) | components["schemas"]["PlainError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2825,10 +3868,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2840,10 +3890,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+            /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2856,10 +3909,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2871,25 +3931,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Missing file (schema item at ["body", "file"]) or invalid_audience */
+            /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2901,10 +3953,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_audience" | "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2917,10 +3976,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Bad gateway: storage_unavailable */
             502: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2932,7 +4016,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "storage_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -2940,7 +4054,10 @@ export interface operations {
     removeTeardownDocument: {
         parameters: {
             query: {
-                /** @description The full URL to remove, URL-encoded */
+                /**
+                 * @description The full URL to remove, as the record lists it (URL-encoded in the query string)
+                 * @example http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf
+                 */
                 url: string;
             };
             header?: {
@@ -2955,8 +4072,89 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done; also when there was nothing to remove (idempotent). */
             200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2969,66 +4167,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok";
-                    };
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Plain-string detail (404s, refused transitions). */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlainError"];
-                };
-            };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3040,25 +4183,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3070,10 +4205,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3086,7 +4221,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -3097,7 +4280,10 @@ export interface operations {
             header?: {
                 /** @description Write only if the record still has one of these ETags ("*": if it exists). A mismatch answers 412 precondition_failed with current_etag, and nothing changes. */
                 "if-match"?: string;
-                /** @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. */
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3118,32 +4304,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Upload result */
+            /** @description The stored file. */
             200: {
                 headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description URL of the stored file: {storage_url}/<media_bucket>/<owner_kind>/<record_id>/<folder>/<8-hex>_<filename> */
-                        url: string;
-                        /** @description The safe file name kept from the one sent */
-                        filename: string;
-                        /** @description Bytes stored */
-                        size: number;
-                        /** @description MIME type, verified against the leading bytes */
-                        content_type: string;
-                    };
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf",
+                     *       "filename": "harvest-list.pdf",
+                     *       "size": 482133,
+                     *       "content_type": "application/pdf"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadResult"];
                 };
             };
-            /** @description file_too_large, invalid_content_type; plain string for an empty file, a non-image on an image endpoint, a second file */
+            /** @description Bad request: invalid_organization_header, file_too_large, invalid_content_type, bad_request, invalid_idempotency_key, invalid_precondition_header. A plain-string detail: an empty file, a non-image on an image endpoint, a second file, a malformed form. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3155,20 +4340,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "file_too_large" | "invalid_content_type" | "bad_request" | "invalid_idempotency_key" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">) | components["schemas"]["PlainError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3180,10 +4379,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3195,10 +4401,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+            /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3211,10 +4420,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3226,25 +4442,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Missing file (schema item at ["body", "file"]) or invalid_audience */
+            /** @description Validation error: idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3256,10 +4464,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3272,10 +4487,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Bad gateway: storage_unavailable */
             502: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3287,7 +4527,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "storage_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -3295,7 +4565,10 @@ export interface operations {
     removeTeardownImage: {
         parameters: {
             query: {
-                /** @description The full URL to remove, URL-encoded */
+                /**
+                 * @description The full URL to remove, as the record lists it (URL-encoded in the query string)
+                 * @example http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf
+                 */
                 url: string;
             };
             header?: {
@@ -3310,8 +4583,89 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done; also when there was nothing to remove (idempotent). */
             200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3324,66 +4678,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok";
-                    };
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Plain-string detail (404s, refused transitions). */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlainError"];
-                };
-            };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3395,25 +4694,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3425,10 +4716,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3441,7 +4732,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -3452,7 +4791,10 @@ export interface operations {
             header?: {
                 /** @description Write only if the record still has one of these ETags ("*": if it exists). A mismatch answers 412 precondition_failed with current_etag, and nothing changes. */
                 "if-match"?: string;
-                /** @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. */
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3478,32 +4820,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Upload result */
+            /** @description The stored file. */
             200: {
                 headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description URL of the stored file: {storage_url}/<media_bucket>/<owner_kind>/<record_id>/<folder>/<8-hex>_<filename> */
-                        url: string;
-                        /** @description The safe file name kept from the one sent */
-                        filename: string;
-                        /** @description Bytes stored */
-                        size: number;
-                        /** @description MIME type, verified against the leading bytes */
-                        content_type: string;
-                    };
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf",
+                     *       "filename": "harvest-list.pdf",
+                     *       "size": 482133,
+                     *       "content_type": "application/pdf"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadResult"];
                 };
             };
-            /** @description file_too_large, invalid_content_type; plain string for an empty file, a non-image on an image endpoint, a second file */
+            /** @description Bad request: invalid_organization_header, file_too_large, invalid_content_type, bad_request, invalid_idempotency_key, invalid_precondition_header. A plain-string detail: an empty file, a non-image on an image endpoint, a second file, a malformed form. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3515,20 +4856,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "file_too_large" | "invalid_content_type" | "bad_request" | "invalid_idempotency_key" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">) | components["schemas"]["PlainError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3540,10 +4895,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3555,10 +4917,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Listing not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+            /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3571,10 +4936,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3586,25 +4958,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Missing file (schema item at ["body", "file"]) or invalid_audience */
+            /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3616,10 +4980,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_audience" | "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3632,10 +5003,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Bad gateway: storage_unavailable */
             502: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3647,7 +5043,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "storage_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -3655,7 +5081,10 @@ export interface operations {
     removeListingDocument: {
         parameters: {
             query: {
-                /** @description The full URL to remove, URL-encoded */
+                /**
+                 * @description The full URL to remove, as the record lists it (URL-encoded in the query string)
+                 * @example http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf
+                 */
                 url: string;
             };
             header?: {
@@ -3670,8 +5099,89 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done; also when there was nothing to remove (idempotent). */
             200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3684,66 +5194,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok";
-                    };
+                        detail: "Listing not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Plain-string detail (404s, refused transitions). */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlainError"];
-                };
-            };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3755,25 +5210,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3785,10 +5232,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3801,7 +5248,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -3812,7 +5307,10 @@ export interface operations {
             header?: {
                 /** @description Write only if the record still has one of these ETags ("*": if it exists). A mismatch answers 412 precondition_failed with current_etag, and nothing changes. */
                 "if-match"?: string;
-                /** @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. */
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3833,32 +5331,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Upload result */
+            /** @description The stored file. */
             200: {
                 headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description URL of the stored file: {storage_url}/<media_bucket>/<owner_kind>/<record_id>/<folder>/<8-hex>_<filename> */
-                        url: string;
-                        /** @description The safe file name kept from the one sent */
-                        filename: string;
-                        /** @description Bytes stored */
-                        size: number;
-                        /** @description MIME type, verified against the leading bytes */
-                        content_type: string;
-                    };
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf",
+                     *       "filename": "harvest-list.pdf",
+                     *       "size": 482133,
+                     *       "content_type": "application/pdf"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadResult"];
                 };
             };
-            /** @description file_too_large, invalid_content_type; plain string for an empty file, a non-image on an image endpoint, a second file */
+            /** @description Bad request: invalid_organization_header, file_too_large, invalid_content_type, bad_request, invalid_idempotency_key, invalid_precondition_header. A plain-string detail: an empty file, a non-image on an image endpoint, a second file, a malformed form. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3870,20 +5367,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "file_too_large" | "invalid_content_type" | "bad_request" | "invalid_idempotency_key" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">) | components["schemas"]["PlainError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3895,10 +5406,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3910,10 +5428,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Listing not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+            /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3926,10 +5447,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3941,25 +5469,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Missing file (schema item at ["body", "file"]) or invalid_audience */
+            /** @description Validation error: idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3971,10 +5491,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -3987,10 +5514,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Bad gateway: storage_unavailable */
             502: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4002,7 +5554,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "storage_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -4010,7 +5592,10 @@ export interface operations {
     removeListingImage: {
         parameters: {
             query: {
-                /** @description The full URL to remove, URL-encoded */
+                /**
+                 * @description The full URL to remove, as the record lists it (URL-encoded in the query string)
+                 * @example http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf
+                 */
                 url: string;
             };
             header?: {
@@ -4025,8 +5610,89 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done; also when there was nothing to remove (idempotent). */
             200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4039,66 +5705,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok";
-                    };
+                        detail: "Listing not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Plain-string detail (404s, refused transitions). */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlainError"];
-                };
-            };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4110,25 +5721,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4140,10 +5743,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4156,7 +5759,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -4167,7 +5818,10 @@ export interface operations {
             header?: {
                 /** @description Write only if the record still has one of these ETags ("*": if it exists). A mismatch answers 412 precondition_failed with current_etag, and nothing changes. */
                 "if-match"?: string;
-                /** @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. */
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4193,32 +5847,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Upload result */
+            /** @description The stored file. */
             200: {
                 headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description URL of the stored file: {storage_url}/<media_bucket>/<owner_kind>/<record_id>/<folder>/<8-hex>_<filename> */
-                        url: string;
-                        /** @description The safe file name kept from the one sent */
-                        filename: string;
-                        /** @description Bytes stored */
-                        size: number;
-                        /** @description MIME type, verified against the leading bytes */
-                        content_type: string;
-                    };
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf",
+                     *       "filename": "harvest-list.pdf",
+                     *       "size": 482133,
+                     *       "content_type": "application/pdf"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadResult"];
                 };
             };
-            /** @description file_too_large, invalid_content_type; plain string for an empty file, a non-image on an image endpoint, a second file */
+            /** @description Bad request: invalid_organization_header, file_too_large, invalid_content_type, bad_request, invalid_idempotency_key, invalid_precondition_header. A plain-string detail: an empty file, a non-image on an image endpoint, a second file, a malformed form. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4230,20 +5883,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "file_too_large" | "invalid_content_type" | "bad_request" | "invalid_idempotency_key" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">) | components["schemas"]["PlainError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4255,10 +5922,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4270,10 +5944,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+            /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4286,10 +5963,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4301,25 +5985,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Missing file (schema item at ["body", "file"]) or invalid_audience */
+            /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4331,10 +6007,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_audience" | "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4347,10 +6030,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Bad gateway: storage_unavailable */
             502: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4362,7 +6070,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "storage_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -4382,8 +6120,89 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done; also when there was nothing to remove (idempotent). */
             200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4396,66 +6215,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok";
-                    };
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Plain-string detail (404s, refused transitions). */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlainError"];
-                };
-            };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4467,25 +6231,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4497,10 +6253,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4513,7 +6269,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -4524,7 +6328,10 @@ export interface operations {
             header?: {
                 /** @description Write only if the record still has one of these ETags ("*": if it exists). A mismatch answers 412 precondition_failed with current_etag, and nothing changes. */
                 "if-match"?: string;
-                /** @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. */
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4550,32 +6357,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Upload result */
+            /** @description The stored file. */
             200: {
                 headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description URL of the stored file: {storage_url}/<media_bucket>/<owner_kind>/<record_id>/<folder>/<8-hex>_<filename> */
-                        url: string;
-                        /** @description The safe file name kept from the one sent */
-                        filename: string;
-                        /** @description Bytes stored */
-                        size: number;
-                        /** @description MIME type, verified against the leading bytes */
-                        content_type: string;
-                    };
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf",
+                     *       "filename": "harvest-list.pdf",
+                     *       "size": 482133,
+                     *       "content_type": "application/pdf"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadResult"];
                 };
             };
-            /** @description file_too_large, invalid_content_type; plain string for an empty file, a non-image on an image endpoint, a second file */
+            /** @description Bad request: invalid_organization_header, file_too_large, invalid_content_type, bad_request, invalid_idempotency_key, invalid_precondition_header. A plain-string detail: an empty file, a non-image on an image endpoint, a second file, a malformed form. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4587,20 +6393,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "file_too_large" | "invalid_content_type" | "bad_request" | "invalid_idempotency_key" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">) | components["schemas"]["PlainError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4612,10 +6432,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4627,10 +6454,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+            /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4643,10 +6473,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4658,25 +6495,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Missing file (schema item at ["body", "file"]) or invalid_audience */
+            /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4688,10 +6517,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_audience" | "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4704,10 +6540,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Bad gateway: storage_unavailable */
             502: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4719,7 +6580,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "storage_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -4739,8 +6630,89 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done; also when there was nothing to remove (idempotent). */
             200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4753,66 +6725,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok";
-                    };
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Plain-string detail (404s, refused transitions). */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlainError"];
-                };
-            };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4824,25 +6741,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4854,10 +6763,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4870,7 +6779,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -4881,7 +6838,10 @@ export interface operations {
             header?: {
                 /** @description Write only if the record still has one of these ETags ("*": if it exists). A mismatch answers 412 precondition_failed with current_etag, and nothing changes. */
                 "if-match"?: string;
-                /** @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. */
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4907,32 +6867,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Upload result */
+            /** @description The stored file. */
             200: {
                 headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description URL of the stored file: {storage_url}/<media_bucket>/<owner_kind>/<record_id>/<folder>/<8-hex>_<filename> */
-                        url: string;
-                        /** @description The safe file name kept from the one sent */
-                        filename: string;
-                        /** @description Bytes stored */
-                        size: number;
-                        /** @description MIME type, verified against the leading bytes */
-                        content_type: string;
-                    };
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf",
+                     *       "filename": "harvest-list.pdf",
+                     *       "size": 482133,
+                     *       "content_type": "application/pdf"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadResult"];
                 };
             };
-            /** @description file_too_large, invalid_content_type; plain string for an empty file, a non-image on an image endpoint, a second file */
+            /** @description Bad request: invalid_organization_header, file_too_large, invalid_content_type, bad_request, invalid_idempotency_key, invalid_precondition_header. A plain-string detail: an empty file, a non-image on an image endpoint, a second file, a malformed form. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4944,20 +6903,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "file_too_large" | "invalid_content_type" | "bad_request" | "invalid_idempotency_key" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">) | components["schemas"]["PlainError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4969,10 +6942,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -4984,10 +6964,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+            /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5000,10 +6983,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5015,25 +7005,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Missing file (schema item at ["body", "file"]) or invalid_audience */
+            /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5045,10 +7027,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_audience" | "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5061,10 +7050,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Bad gateway: storage_unavailable */
             502: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5076,7 +7090,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "storage_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -5096,8 +7140,89 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done; also when there was nothing to remove (idempotent). */
             200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5110,66 +7235,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok";
-                    };
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Plain-string detail (404s, refused transitions). */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlainError"];
-                };
-            };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5181,25 +7251,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5211,10 +7273,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5227,7 +7289,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -5238,7 +7348,10 @@ export interface operations {
             header?: {
                 /** @description Write only if the record still has one of these ETags ("*": if it exists). A mismatch answers 412 precondition_failed with current_etag, and nothing changes. */
                 "if-match"?: string;
-                /** @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. */
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5264,32 +7377,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Upload result */
+            /** @description The stored file. */
             200: {
                 headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description URL of the stored file: {storage_url}/<media_bucket>/<owner_kind>/<record_id>/<folder>/<8-hex>_<filename> */
-                        url: string;
-                        /** @description The safe file name kept from the one sent */
-                        filename: string;
-                        /** @description Bytes stored */
-                        size: number;
-                        /** @description MIME type, verified against the leading bytes */
-                        content_type: string;
-                    };
+                    /**
+                     * @example {
+                     *       "url": "http://127.0.0.1:8080/storage/media/teardowns/5d0c8a57-3f0e-4c63-9d7a-1e2b3c4d5e6f/documents/3fa85f64_harvest-list.pdf",
+                     *       "filename": "harvest-list.pdf",
+                     *       "size": 482133,
+                     *       "content_type": "application/pdf"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UploadResult"];
                 };
             };
-            /** @description file_too_large, invalid_content_type; plain string for an empty file, a non-image on an image endpoint, a second file */
+            /** @description Bad request: invalid_organization_header, file_too_large, invalid_content_type, bad_request, invalid_idempotency_key, invalid_precondition_header. A plain-string detail: an empty file, a non-image on an image endpoint, a second file, a malformed form. */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5301,20 +7413,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "file_too_large" | "invalid_content_type" | "bad_request" | "invalid_idempotency_key" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">) | components["schemas"]["PlainError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
             401: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5326,10 +7452,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Plain-string detail (404s, refused transitions). */
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
             404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5341,10 +7474,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlainError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running */
+            /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5357,10 +7493,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5372,25 +7515,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Missing file (schema item at ["body", "file"]) or invalid_audience */
+            /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5402,10 +7537,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_audience" | "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5418,10 +7560,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Bad gateway: storage_unavailable */
             502: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5433,7 +7600,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "storage_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
@@ -5453,8 +7650,89 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Done; also when there was nothing to remove (idempotent). */
             200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatusOk"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5467,66 +7745,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        status: "ok";
-                    };
+                        detail: "Teardown not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Business error: detail.error_code names the cause. */
-            403: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Plain-string detail (404s, refused transitions). */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlainError"];
-                };
-            };
-            /** @description precondition_failed: the If-Match ETag is stale; detail.current_etag is the current one. */
+            /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5538,25 +7761,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BusinessError"];
-                };
-            };
-            /** @description Schema error (array) or business error (invalid_status, vocab_required, invalid_audience) */
+            /** @description Validation error */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5568,10 +7783,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Business error: detail.error_code names the cause. */
+            /** @description Too many requests: too_many_requests */
             429: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -5584,9 +7799,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BusinessError"];
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
