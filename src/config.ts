@@ -39,6 +39,7 @@ const EnvSchema = Type.Object({
   JOBS_INTERVAL_SECONDS: Int(60, 0),
   TEARDOWN_TTL_DAYS: Int(90, 1),
   IDEMPOTENCY_TTL_HOURS: Int(24, 1),
+  EVENT_RETENTION_DAYS: Int(30, 1, 3650),
   MAX_UPLOAD_BYTES: Int(50 * MB, 1),
   MAX_JSON_BYTES: Int(10 * MB, 1),
   HTTP_HEADERS_TIMEOUT_SECONDS: Int(10, 1),
@@ -100,6 +101,8 @@ export interface Config {
   teardownTtlDays: number;
   /** How long an Idempotency-Key's stored response is replayed; the periodic jobs purge older keys. */
   idempotencyTtlHours: number;
+  /** How long the event feed keeps an event; the periodic jobs purge older ones (a cursor before them answers 410). */
+  eventRetentionDays: number;
   maxUploadBytes: number;
   maxJsonBytes: number;
   /** Socket deadlines: all headers within `headersSeconds`, the whole request (body included) within `requestSeconds`. */
@@ -209,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobsIntervalSeconds: e.JOBS_INTERVAL_SECONDS,
     teardownTtlDays: e.TEARDOWN_TTL_DAYS,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
+    eventRetentionDays: e.EVENT_RETENTION_DAYS,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     maxJsonBytes: e.MAX_JSON_BYTES,
     httpTimeouts: {

@@ -296,7 +296,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'run-jobs': {
-    summary: 'Run the periodic jobs now (auto-archive, key revocation, file sweep)',
+    summary: 'Run the periodic jobs now (auto-archive, key revocation, file sweep, Idempotency-Key and event purges)',
     usage: '',
     options: {},
     prepare:

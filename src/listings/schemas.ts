@@ -14,6 +14,7 @@ import {
   StringEnum,
   Text,
   Timestamp,
+  UpdatedSince,
   Uuid,
 } from '../http/schemas.js';
 import { VocabularyView } from '../vocabularies/schemas.js';
@@ -133,6 +134,9 @@ export const ListingQuery = Type.Object({
   condition: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive equality' })),
   country: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring' })),
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of title, description or msn' })),
+  updated_since: Type.Optional(UpdatedSince),
+  sort_by: StringEnum(['created_at', 'updated_at'], { default: 'created_at', description: 'Sort key; ties broken by id in the same direction.' }),
+  sort_dir: StringEnum(['asc', 'desc'], { default: 'desc' }),
   ...PaginationQuery,
 });
 
@@ -223,6 +227,7 @@ export const ListingListItem = Type.Object(
     ...vocabularyObjects,
     seller_org: SellerOrg,
     created_at: Timestamp,
+    updated_at: Timestamp,
   },
   {
     title: 'ListingListItem',
@@ -241,6 +246,7 @@ export const ListingListItem = Type.Object(
         engine_model: LISTING_EXAMPLE.engine_model,
         seller_org: LISTING_EXAMPLE.seller_org,
         created_at: LISTING_EXAMPLE.created_at,
+        updated_at: LISTING_EXAMPLE.updated_at,
       },
     ],
   },

@@ -19,9 +19,11 @@ export interface ListFilters {
   /** LIKE patterns, already escaped. */
   countryPattern?: string;
   searchPattern?: string;
+  /** Only rows with updated_at at or after it. */
+  updatedSince?: Date;
 }
 
-export type SortColumn = 'created_at' | 'msn' | 'status' | 'country' | 'start_date' | 'asset_type';
+export type SortColumn = 'created_at' | 'msn' | 'status' | 'country' | 'start_date' | 'asset_type' | 'updated_at';
 
 export interface ListWindow {
   sortColumn: SortColumn;
@@ -43,6 +45,7 @@ const LIST_COLUMNS = [
   'description',
   'published_at',
   'created_at',
+  'updated_at',
 ] as const;
 
 export interface PatchBefore {
@@ -63,6 +66,7 @@ export function teardownRepository(db: Kysely<DB>) {
     if (f.aircraftTypeId) query = query.where('aircraft_type_id', '=', f.aircraftTypeId);
     if (f.engineModelId) query = query.where('engine_model_id', '=', f.engineModelId);
     if (f.countryPattern) query = query.where('country', 'ilike', f.countryPattern);
+    if (f.updatedSince) query = query.where('updated_at', '>=', f.updatedSince);
     const search = f.searchPattern;
     if (search) {
       query = query.where((eb) =>
@@ -84,8 +88,9 @@ export function teardownRepository(db: Kysely<DB>) {
       return db.insertInto('teardowns').values(values).returningAll().executeTakeFirstOrThrow();
     },
 
-    async insertMany(values: NewTeardown[]): Promise<void> {
-      await db.insertInto('teardowns').values(values).execute();
+    /** Inserts the rows in one statement; answers them as stored. */
+    async insertMany(values: NewTeardown[]): Promise<TeardownRow[]> {
+      return db.insertInto('teardowns').values(values).returningAll().execute();
     },
 
     async count(orgId: string, filters: ListFilters): Promise<number> {
@@ -179,7 +184,7 @@ export function teardownRepository(db: Kysely<DB>) {
       move: Pick<Move, 'from' | 'to' | 'toWhenHeld' | 'hold'> & { allowedWhileHeld: boolean },
       values: TeardownUpdate,
       ifMatch?: IfMatch,
-    ): Promise<{ id: string; status: TeardownStatus; previous_status: TeardownStatus; row_version: number } | undefined> {
+    ): Promise<(TeardownRow & { previous_status: TeardownStatus }) | undefined> {
       const status = move.toWhenHeld
         ? sql<TeardownStatus>`CASE WHEN teardowns.moderation_hold THEN ${move.toWhenHeld}::text ELSE ${move.to}::text END`
         : move.to;
@@ -192,9 +197,8 @@ export function teardownRepository(db: Kysely<DB>) {
       if (!move.allowedWhileHeld) query = query.where('teardowns.moderation_hold', '=', false);
       const condition = versionCondition('teardowns.row_version', ifMatch);
       if (condition) query = query.where(condition);
-      return query
-        .returning(['teardowns.id', 'teardowns.status', 'prev.status as previous_status', 'teardowns.row_version'])
-        .executeTakeFirst();
+      // The whole row as written: the event of the move carries the record as GET answers it.
+      return query.returningAll('teardowns').returning('prev.status as previous_status').executeTakeFirst();
     },
 
     /** The status and version of an owned row: why a conditional write wrote nothing. */

@@ -26,6 +26,7 @@ import {
   StringEnum,
   Text,
   Timestamp,
+  UpdatedSince,
   Uuid,
 } from '../http/schemas.js';
 import { PYDANTIC } from '../http/validation.js';
@@ -200,6 +201,7 @@ export const SORT_COLUMNS = {
   location_country: 'country',
   teardown_start_date: 'start_date',
   asset_type: 'asset_type',
+  updated_at: 'updated_at',
 } as const;
 export type SortBy = keyof typeof SORT_COLUMNS;
 
@@ -210,6 +212,7 @@ export const ListTeardownsQuery = Type.Object({
   status: Type.Optional(StatusCsv),
   country: Type.Optional(Text(100, { description: 'Case-insensitive substring of the country code.' })),
   search: Type.Optional(Text(200, { description: 'Case-insensitive substring of msn, registration or description.' })),
+  updated_since: Type.Optional(UpdatedSince),
   // Object.keys answers string[]; these are SORT_COLUMNS' own literal keys.
   sort_by: StringEnum(Object.keys(SORT_COLUMNS) as SortBy[], { default: 'created_at', description: 'Sort column; ties break on id.' }),
   sort_dir: StringEnum(['asc', 'desc'], { default: 'desc', description: 'Sort direction.' }),
@@ -322,6 +325,7 @@ export const TeardownListItem = Type.Object(
     description: NullableText,
     published_at: Timestamp,
     created_at: Timestamp,
+    updated_at: Timestamp,
   },
   {
     title: 'TeardownListItem',
@@ -340,6 +344,7 @@ export const TeardownListItem = Type.Object(
         description: TEARDOWN_EXAMPLE.description,
         published_at: TEARDOWN_EXAMPLE.published_at,
         created_at: TEARDOWN_EXAMPLE.created_at,
+        updated_at: TEARDOWN_EXAMPLE.updated_at,
       },
     ],
     description: 'A teardown in the list shape: legacy names id, registration, location_country.',
