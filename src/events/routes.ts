@@ -3,8 +3,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../http/caller.js';
-import { authErrorResponses } from '../http/schemas.js';
-import { CursorExpired, EventsPage, EventsQuery } from './schemas.js';
+import { EventsPage, EventsQuery } from './schemas.js';
 import { eventService } from './service.js';
 
 export async function eventRoutes(root: FastifyInstance) {
@@ -26,7 +25,7 @@ export async function eventRoutes(root: FastifyInstance) {
         ].join('\n'),
         tags: ['Events'],
         querystring: EventsQuery,
-        response: { 200: EventsPage, ...authErrorResponses, 410: CursorExpired },
+        response: { 200: EventsPage },
       },
     },
     async (request) => service.page(callerOf(request).orgId, request.query),
