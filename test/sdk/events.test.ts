@@ -1,8 +1,16 @@
-// The event-feed iterators. The feed (issue 11) is built on another branch: the first block drives
-// the SDK against a stand-in feed of the issue's shape, so that the cursor rules are pinned now;
-// the second runs against the real service as soon as it serves GET /public/v1/events.
-import { CursorExpired, createClient, type FeedEvent, type FetchLike } from '@aviation-marketplace/partner-sdk';
+// The event-feed iterators: first against a stand-in feed of the document's shape, whose pages the
+// test controls, so that the cursor rules are pinned exactly; then against the real service's
+// GET /public/v1/events.
+import {
+  CursorExpired,
+  createClient,
+  type EventType,
+  type FeedEvent,
+  type FetchLike,
+  ValidationError,
+} from '@aviation-marketplace/partner-sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createPrincipal } from '../helpers/factories.js';
 import { aircraft, type SdkHarness, startSdkHarness } from './harness.js';
 
 const ORG = '11111111-1111-4111-8111-111111111111';
@@ -31,16 +39,16 @@ function standInFeed(events: FeedEvent[], options: { expiredBelow?: number } = {
   return { fetch, requests };
 }
 
-const event = (n: number, type = 'teardown.updated'): FeedEvent => ({
+const event = (n: number, type: EventType = 'teardown.updated'): FeedEvent => ({
   id: `evt_${n}`,
   type,
   created_at: new Date(Date.UTC(2026, 10, 1, 0, 0, n)).toISOString(),
-  data: { entity_id: `t${n}` },
+  data: { entity_id: `t${n}`, object: { teardown_id: `t${n}` } },
 });
 
 const clientOf = (fetch: FetchLike) => createClient({ baseUrl: 'http://feed.test', apiKey: 'svc_live_test', organizationId: ORG, fetch });
 
-describe('against a stand-in feed of the issue 11 shape (until the feed is merged)', () => {
+describe('against a stand-in feed of the document\'s shape', () => {
   test('iterate yields every event once across pages, then stops; cursor resumes after the last', async () => {
     const events = [1, 2, 3, 4, 5].map((n) => event(n));
     const feed = standInFeed(events);
@@ -99,18 +107,15 @@ describe('against a stand-in feed of the issue 11 shape (until the feed is merge
 });
 
 describe('against the real service', () => {
+  const T0 = new Date('2026-03-10T12:00:00.000Z');
+  const DAY = 86_400_000;
   let h: SdkHarness;
-  let served = false;
   beforeAll(async () => {
-    h = await startSdkHarness();
-    const document = (await (await fetch(`${h.baseUrl}/public/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    served = '/public/v1/events' in document.paths;
+    h = await startSdkHarness({ clockStart: T0 });
   });
   afterAll(() => h.close());
 
-  // Runs as soon as the feed is merged (issue 11); until then the service has no such route.
-  test('a partner syncs from the feed: every change once, in order, and resumes from the stored cursor', async (ctx) => {
-    if (!served) ctx.skip('GET /public/v1/events is not served yet (issue 11)');
+  test('a partner syncs from the feed: every change once, in order, and resumes from the stored cursor', async () => {
     const client = h.client();
     const { data, etag } = await client.teardowns.create({ ...aircraft, msn: 'FEED-1' });
     await client.teardowns.update(data.teardown_id, { description: 'LLPs sold' }, { ifMatch: etag });
@@ -137,5 +142,40 @@ describe('against the real service', () => {
       next = await mine(first.cursor);
     }
     expect(next.types).toEqual(['teardown.updated']);
+  });
+
+  test('a malformed cursor, or one of another organization, is a ValidationError on query.after', async () => {
+    const client = h.client();
+    const malformed = await client.events.list({ after: 'not-a-cursor' }).catch((err: unknown) => err);
+    expect(malformed).toBeInstanceOf(ValidationError);
+    expect(malformed instanceof ValidationError && malformed.issues.map((i) => i.loc)).toEqual([['query', 'after']]);
+
+    const other = await createPrincipal(h.t, { capabilities: ['seller'] });
+    const foreignCursor = (await createClient({ baseUrl: h.baseUrl, apiKey: other.key, organizationId: other.orgId }).events.list())
+      .next_cursor;
+    await expect(client.events.list({ after: foreignCursor })).rejects.toBeInstanceOf(ValidationError);
+  });
+
+  test('a cursor whose events were purged by retention throws CursorExpired; a fresh start reads on', async () => {
+    const client = h.client();
+    const start = (await client.events.list()).next_cursor;
+    h.t.clock.set(new Date(T0.getTime() + 1 * DAY));
+    await client.teardowns.create({ ...aircraft, msn: 'FEED-OLD' });
+    h.t.clock.set(new Date(T0.getTime() + 40 * DAY));
+    const fresh = await client.teardowns.create({ ...aircraft, msn: 'FEED-NEW' });
+    h.t.clock.set(new Date(T0.getTime() + 60 * DAY));
+    expect((await h.t.admin('POST', '/admin/v1/jobs/run')).statusCode).toBe(200);
+
+    const stream = client.events.iterate({ after: start });
+    const expired = await (async () => {
+      for await (const _ of stream) return undefined;
+      return undefined;
+    })().catch((err: unknown) => err);
+    expect(expired).toBeInstanceOf(CursorExpired);
+    expect(expired instanceof CursorExpired && expired.errorCode).toBe('cursor_expired');
+
+    const ids: string[] = [];
+    for await (const e of client.events.iterate({ types: ['teardown.created'] })) ids.push(e.data.entity_id);
+    expect(ids).toContain(fresh.data.teardown_id);
   });
 });

@@ -48,7 +48,6 @@ const RESOURCE_METHODS: Record<string, string> = {
   removeListingDocument: 'listings.documents.remove',
   uploadListingImage: 'listings.images.upload',
   removeListingImage: 'listings.images.remove',
-  // Hand-typed until the feed is in the document (packages/sdk/src/events.ts).
   listEvents: 'events.list',
 };
 

@@ -1,52 +1,27 @@
 // The event feed (issue 11): GET /public/v1/events?after=&types=&limit= → {items, next_cursor, has_more}.
-//
-// HAND-TYPED: the feed is not yet in the served OpenAPI document this SDK is generated from. Once
-// it is, `npm run sdk:generate`, replace FeedEvent / EventPage / EventListQuery below by the
-// generated types (operations['listEvents']...) and send the request through the typed client
-// like the other resources (see client.ts). Until then this file follows the issue's shape.
+// The page, event and query types are the generated ones (schema.ts, operation `listEvents`); the
+// client sends the request through the typed openapi-fetch client like every other resource.
+import type { operations } from './schema.js';
 import type { CallOptions } from './transport.js';
 
-/** The event types of issue 11; the service may add more, so any string is accepted too. */
-export type KnownEventType =
-  | 'teardown.created'
-  | 'teardown.updated'
-  | 'teardown.status_changed'
-  | 'teardown.file_added'
-  | 'teardown.file_removed'
-  | 'teardown.deleted'
-  | 'listing.created'
-  | 'listing.updated'
-  | 'listing.status_changed'
-  | 'listing.file_added'
-  | 'listing.file_removed'
-  | 'listing.deleted';
+type ListEvents = operations['listEvents'];
 
-// `string & {}` keeps the known names offered by editors while accepting new ones.
-export type EventType = KnownEventType | (string & {});
+/** One page of the feed: `items` oldest first, `next_cursor` (always present: store it), `has_more`. */
+export type EventPage = ListEvents['responses'][200]['content']['application/json'];
 
-/** One committed change: `data` holds `entity_id` and the record as read by id after the change. */
-export interface FeedEvent {
-  id: string;
-  type: EventType;
-  created_at: string;
-  data: { entity_id: string; [field: string]: unknown };
-}
+/** One committed change: `data` holds `entity_id`, `object` (the record as read by id after the change) and, per type, `previous_status` or `file`. */
+export type FeedEvent = EventPage['items'][number];
 
-export interface EventPage {
-  /** Oldest first. */
-  items: FeedEvent[];
-  /** Where to resume: always present, on the last page too. Opaque: store it as it is. */
-  next_cursor: string;
-  has_more: boolean;
-}
+/** The event types the document lists (`teardown.created`, `listing.status_changed`...). */
+export type EventType = FeedEvent['type'];
+/** @deprecated the same as `EventType`, now that the types come from the document. */
+export type KnownEventType = EventType;
 
-export interface EventListQuery {
-  /** A cursor from `next_cursor` (or `stream.cursor`); absent: from the oldest event kept. */
-  after?: string;
-  /** Only these types (sent comma-separated). */
+type FeedQuery = NonNullable<ListEvents['parameters']['query']>;
+
+export interface EventListQuery extends Omit<FeedQuery, 'types'> {
+  /** Only these types (sent comma-separated, as the document's `types` parameter). */
   types?: EventType[];
-  /** 1 to 100; the service's default is 50. */
-  limit?: number;
 }
 
 export interface FollowOptions extends EventListQuery {

@@ -383,6 +383,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the organization's event feed: every committed change of its teardowns and listings, in commit order
+         * @description One event per committed change of a teardown or listing of your organization: `<entity>.created`, `.updated`, `.status_changed`, `.file_added`, `.file_removed`, `.deleted`, for `teardown` and `listing`. `data` carries `entity_id` and `object`, the record exactly as GET by id answers it right after the change.
+         *
+         *     Oldest first. Start without `after`, then pass each page's `next_cursor` as `after`. Following the cursors returns every event exactly once and in commit order, even while changes commit concurrently: an event only becomes visible once every earlier-numbered one has. `next_cursor` is present on the last page too (`has_more: false`): store it and resume from it at your next sync.
+         *
+         *     With `types`, the other events are skipped, and the cursor still moves past them. Events are kept `EVENT_RETENTION_DAYS` (default 30 days); a cursor whose next events were purged answers 410 `cursor_expired`: resynchronise from the list endpoints (`updated_since`) and start the feed again without `after`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -531,7 +555,8 @@ export interface components {
          *         "id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
          *         "name": "Demo Aviation Parts"
          *       },
-         *       "created_at": "2026-02-20T10:15:00.000Z"
+         *       "created_at": "2026-02-20T10:15:00.000Z",
+         *       "updated_at": "2026-02-20T10:15:00.000Z"
          *     }
          */
         ListingListItem: {
@@ -554,6 +579,8 @@ export interface components {
             seller_org: components["schemas"]["SellerOrg"];
             /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /** @description One page: `items`, the `total` count, this `page`, `per_page` and the number of `pages` (0 when total is 0). */
         ListingPage: {
@@ -653,7 +680,8 @@ export interface components {
          *       "location_country": "FR",
          *       "description": "Full part-out; landing gear and APU removed first.",
          *       "published_at": "2026-02-20T10:15:00.000Z",
-         *       "created_at": "2026-02-20T10:15:00.000Z"
+         *       "created_at": "2026-02-20T10:15:00.000Z",
+         *       "updated_at": "2026-02-20T10:15:00.000Z"
          *     }
          */
         TeardownListItem: {
@@ -680,6 +708,8 @@ export interface components {
             published_at: string;
             /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /** @description One page: `items`, the `total` count, this `page`, `per_page` and the number of `pages` (0 when total is 0). */
         TeardownPage: {
@@ -848,6 +878,14 @@ export interface operations {
                 country?: string;
                 /** @description Case-insensitive substring of title, description or msn */
                 search?: string;
+                /**
+                 * @description Only records changed at or after this instant (`updated_at >= updated_since`): an RFC 3339 date-time with its offset, e.g. `2026-11-22T19:40:00Z` (URL-encode a `+` offset as `%2B`). Use with `sort_by=updated_at` to fetch what changed since your last sync.
+                 * @example 2026-11-22T19:40:00Z
+                 */
+                updated_since?: string;
+                /** @description Sort key; ties broken by id in the same direction. */
+                sort_by?: "created_at" | "updated_at";
+                sort_dir?: "asc" | "desc";
                 /** @description 1-indexed page number */
                 page?: number;
                 /** @description Items per page, 1 to 100 */
@@ -896,7 +934,8 @@ export interface operations {
                      *             "id": "0b6d4f3e-2a1c-4e5f-8a9b-7c6d5e4f3a2b",
                      *             "name": "Demo Aviation Parts"
                      *           },
-                     *           "created_at": "2026-02-20T10:15:00.000Z"
+                     *           "created_at": "2026-02-20T10:15:00.000Z",
+                     *           "updated_at": "2026-02-20T10:15:00.000Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -2157,8 +2196,13 @@ export interface operations {
                 country?: string;
                 /** @description Case-insensitive substring of msn, registration or description. */
                 search?: string;
+                /**
+                 * @description Only records changed at or after this instant (`updated_at >= updated_since`): an RFC 3339 date-time with its offset, e.g. `2026-11-22T19:40:00Z` (URL-encode a `+` offset as `%2B`). Use with `sort_by=updated_at` to fetch what changed since your last sync.
+                 * @example 2026-11-22T19:40:00Z
+                 */
+                updated_since?: string;
                 /** @description Sort column; ties break on id. */
-                sort_by?: "created_at" | "msn" | "status" | "location_country" | "teardown_start_date" | "asset_type";
+                sort_by?: "created_at" | "msn" | "status" | "location_country" | "teardown_start_date" | "asset_type" | "updated_at";
                 /** @description Sort direction. */
                 sort_dir?: "asc" | "desc";
                 /** @description 1-indexed page number */
@@ -2207,7 +2251,8 @@ export interface operations {
                      *           "location_country": "FR",
                      *           "description": "Full part-out; landing gear and APU removed first.",
                      *           "published_at": "2026-02-20T10:15:00.000Z",
-                     *           "created_at": "2026-02-20T10:15:00.000Z"
+                     *           "created_at": "2026-02-20T10:15:00.000Z",
+                     *           "updated_at": "2026-02-20T10:15:00.000Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -7765,6 +7810,233 @@ export interface operations {
                         detail: {
                             /** @enum {string} */
                             error_code: "precondition_failed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: too_many_requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page (opaque). Without it the feed starts at the oldest event still kept. A cursor of another organization or a malformed one answers 422; one whose events were purged by retention, 410 `cursor_expired`. */
+                after?: string;
+                /**
+                 * @description Comma-separated event types to return (default: all): teardown.created, teardown.updated, teardown.status_changed, teardown.file_added, teardown.file_removed, teardown.deleted, listing.created, listing.updated, listing.status_changed, listing.file_added, listing.file_removed, listing.deleted. The cursor still advances past the others.
+                 * @example teardown.status_changed,listing.status_changed
+                 */
+                types?: string;
+                /** @description Events per page, 1 to 100 (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events, oldest first, and the cursor to resume from. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "0b6f3a52-7a58-4d5e-9f0e-1c3b4f3f9a10",
+                     *           "type": "teardown.status_changed",
+                     *           "created_at": "2026-11-22T19:40:00.000Z",
+                     *           "data": {
+                     *             "entity_id": "5d0c7f39-1c7e-4b4f-8d6a-2f0a9d1e6b11",
+                     *             "previous_status": "active_starting",
+                     *             "object": {
+                     *               "teardown_id": "5d0c7f39-1c7e-4b4f-8d6a-2f0a9d1e6b11",
+                     *               "status": "active_in_process",
+                     *               "...": "..."
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": "ZTEuM2Y5YzBhMWIuNDI",
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Oldest first, in commit order. */
+                        items: {
+                            /**
+                             * Format: uuid
+                             * @description The event id: stable, the same in the feed and in webhook deliveries (`webhook-id`).
+                             */
+                            id: string;
+                            /** @enum {string} */
+                            type: "teardown.created" | "teardown.updated" | "teardown.status_changed" | "teardown.file_added" | "teardown.file_removed" | "teardown.deleted" | "listing.created" | "listing.updated" | "listing.status_changed" | "listing.file_added" | "listing.file_removed" | "listing.deleted";
+                            /** Format: date-time */
+                            created_at: string;
+                            data: {
+                                /** Format: uuid */
+                                entity_id: string;
+                                /** @description The teardown or listing exactly as GET by id answers it right after the change (`TeardownDetail` / `ListingDetail`); for `*.deleted`, the fields the deletion keeps (teardown: tail_number, msn, status, teardown_status_label, start_date, country; listing: title, msn, listing_type, status, country). */
+                                object: unknown;
+                                /** @description `*.status_changed` only: the status before the change. */
+                                previous_status?: string;
+                                /** @description `*.file_added`: `{kind: document|image, slot, url, filename, size, content_type, previous_url?}` (`slot`: the teardown slot the upload filled, else null; `previous_url`: the URL a slot upload replaced, which stays in documents[]). `*.file_removed`: `{kind, url, slots}` (`slots`: the teardown slots the removal emptied). */
+                                file?: unknown;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description Always present, on the last page too: pass it as `after` to resume. Keep it: it is where your next sync starts. */
+                        next_cursor: string;
+                        /** @description Whether more events (of the requested types) were already committed after this page. */
+                        has_more: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
                         } & {
                             [key: string]: unknown;
                         };
