@@ -30,3 +30,11 @@ export {
 export type { components, operations, paths } from './schema.js';
 export { type CallOptions, DEFAULT_POLICY, type FetchLike, type RetryPolicy } from './transport.js';
 export type * from './types.js';
+export {
+  type VerifiedWebhook,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookHeaders,
+  type WebhookMessage,
+  WebhookVerificationError,
+} from './webhooks.js';
