@@ -186,10 +186,11 @@ export interface EventsTable {
   org_id: string;
   seq: ColumnType<number, number, never>;
   id: Generated<string>;
+  /** Only EVENT_TYPES are written (appendEvents takes an EventType). */
   type: string;
   entity_type: 'teardown' | 'listing' | 'webhook';
   entity_id: string;
-  /** jsonb: { entity_id, ... } as the event's `data`. */
+  /** jsonb: { entity_id, object, ... } as the event's `data`. */
   data: ColumnType<Record<string, unknown>, string, never>;
   created_at: Timestamp;
 }

@@ -16,12 +16,16 @@ export interface NewEvent {
   createdAt: Date;
 }
 
+/** An event's `data` as stored: `entity_id` and `object` always, the rest by type (events/record.ts). */
+export type StoredEventData = { entity_id: string; object: unknown; previous_status?: string; file?: unknown } & Record<string, unknown>;
+
 export interface StoredEvent {
   id: string;
   seq: number;
-  type: string;
+  /** One of EVENT_TYPES: appendEvents is typed to write nothing else. */
+  type: EventType;
   created_at: Date;
-  data: Record<string, unknown>;
+  data: StoredEventData;
 }
 
 /**
@@ -83,7 +87,8 @@ export async function readEvents(
     .orderBy('seq')
     .limit(options.limit);
   if (options.types && options.types.length > 0) query = query.where('type', 'in', options.types);
-  return query.execute();
+  // The column is text; only EventTypes and StoredEventData are ever written to it (appendEvents).
+  return query.$castTo<StoredEvent>().execute();
 }
 
 export interface FeedPage {
@@ -111,9 +116,9 @@ export async function readFeedPage(
     purged_through: number;
     id: string | null;
     seq: number | null;
-    type: string | null;
+    type: EventType | null;
     created_at: Date | null;
-    data: Record<string, unknown> | null;
+    data: StoredEventData | null;
   }>`
     SELECT s.last_seq, s.purged_through, e.id, e.seq, e.type, e.created_at, e.data
     FROM (

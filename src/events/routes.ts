@@ -3,6 +3,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../http/caller.js';
+import { routeErrors } from '../http/schemas.js';
 import { EventsPage, EventsQuery } from './schemas.js';
 import { eventService } from './service.js';
 
@@ -23,9 +24,10 @@ export async function eventRoutes(root: FastifyInstance) {
           '',
           'With `types`, the other events are skipped, and the cursor still moves past them. Events are kept `EVENT_RETENTION_DAYS` (default 30 days); a cursor whose next events were purged answers 410 `cursor_expired`: resynchronise from the list endpoints (`updated_since`) and start the feed again without `after`.',
         ].join('\n'),
-        tags: ['Events'],
+        tags: ['events'],
         querystring: EventsQuery,
         response: { 200: EventsPage },
+        ...routeErrors({ codes: { 410: ['cursor_expired'] } }),
       },
     },
     async (request) => service.page(callerOf(request).orgId, request.query),

@@ -24,7 +24,7 @@ export const EventsQuery = Type.Object({
     }),
   ),
   types: Type.Optional(TypesCsv),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Events per page, 1 to 100 (default 50).' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, format: 'int32', description: 'Events per page, 1 to 100 (default 50).' })),
 });
 
 const EventData = Type.Object(
@@ -45,12 +45,15 @@ const EventData = Type.Object(
   { additionalProperties: true },
 );
 
-export const EventItem = Type.Object({
-  id: Type.String({ format: 'uuid', description: 'The event id: stable, the same in the feed and in webhook deliveries (`webhook-id`).' }),
-  type: StringEnum(EVENT_TYPES),
-  created_at: Timestamp,
-  data: EventData,
-});
+export const EventItem = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'The event id: stable, the same in the feed and in webhook deliveries (`webhook-id`).' }),
+    type: StringEnum(EVENT_TYPES),
+    created_at: Timestamp,
+    data: EventData,
+  },
+  { title: 'Event', description: 'One committed change of a teardown or listing.' },
+);
 
 export const EventsPage = Type.Object(
   {
@@ -61,6 +64,7 @@ export const EventsPage = Type.Object(
     has_more: Type.Boolean({ description: 'Whether more events (of the requested types) were already committed after this page.' }),
   },
   {
+    title: 'EventPage',
     description: 'One page of events, oldest first, and the cursor to resume from.',
     examples: [
       {
@@ -82,9 +86,3 @@ export const EventsPage = Type.Object(
     ],
   },
 );
-
-export const CursorExpired = Type.Unsafe({
-  $ref: 'BusinessError#',
-  description:
-    '`cursor_expired`: events after this cursor were purged (kept EVENT_RETENTION_DAYS); start again without `after` after a full resync.',
-});

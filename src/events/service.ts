@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../context.js';
-import { ApiError, schemaError } from '../http/errors.js';
+import { cursorExpired, schemaError } from '../http/errors.js';
 import { readFeedPage } from './log.js';
 import type { EventsQuery } from './schemas.js';
 
@@ -33,13 +33,6 @@ export function decodeCursor(orgId: string, cursor: string): number {
   if (!Number.isSafeInteger(seq)) throw invalidCursor(cursor, 'after must be a next_cursor returned by this endpoint');
   return seq;
 }
-
-export const cursorExpired = () =>
-  new ApiError(410, {
-    error_code: 'cursor_expired',
-    message:
-      'Events after this cursor were purged by retention (EVENT_RETENTION_DAYS). Resynchronise from the list endpoints, then follow the feed from its start (no after).',
-  });
 
 /** `types=a, b` as a set; the schema's pattern already refused unknown types. */
 const typesOf = (csv: string | undefined) => {

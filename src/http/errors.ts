@@ -155,3 +155,11 @@ export const internalError = () => new ApiError(500, 'Internal Server Error');
 // --- files: the bytes contradict the declared type
 export const contentTypeMismatch = (declared: string, detected: string | null, allowed: readonly string[]) =>
   business(400, 'invalid_content_type', `The file's content does not match its declared type '${declared}'.`, { got: declared, detected, allowed });
+
+/** The event feed's cursor points before events the retention purge removed (issue 11). */
+export const cursorExpired = () =>
+  new ApiError(410, {
+    error_code: 'cursor_expired',
+    message:
+      'Events after this cursor were purged by retention (EVENT_RETENTION_DAYS). Resynchronise from the list endpoints, then follow the feed from its start (no after).',
+  });

@@ -152,11 +152,14 @@ export interface RouteErrors {
   /** The plain-string 404 of the route's record (`Teardown not found`). */
   notFound?: string;
   /** Business error codes by status (the codes of observability/openapi.ts ERROR_CATALOG). */
-  codes?: Partial<Record<400 | 409 | 422 | 502, ErrorCode[]>>;
+  codes?: Partial<Record<400 | 409 | 410 | 422 | 502, ErrorCode[]>>;
   /** A 400 with a plain-string detail: what it means and the messages it can carry. */
   plain400?: { description: string; examples: string[] };
 }
 export const routeErrors = (errors: RouteErrors) => ({ 'x-errors': errors });
+
+/** The route takes its body as optional (an absent body means "nothing"): the document says so. */
+export const optionalBody = { 'x-body-optional': true } as const;
 
 // --- conditional requests (http/conditional.ts): what the OpenAPI document says about them
 const ETAG_HEADER = {

@@ -14,6 +14,7 @@ import {
   apiAccessDisabled,
   apiKeyCreatorRevoked,
   apiKeyExpired,
+  cursorExpired,
   fileTooLarge,
   idempotencyKeyInUse,
   idempotencyKeyReused,
@@ -117,6 +118,7 @@ export const ERROR_CATALOG = {
   idempotency_key_reused: idempotencyKeyReused(),
   too_many_requests: tooManyRequests(12),
   storage_unavailable: storageUnavailable(),
+  cursor_expired: cursorExpired(),
   service_unavailable: serviceUnavailable('database', DATABASE_RETRY_AFTER_SECONDS),
   // The error handler builds this one inline (fromFrameworkError); the same body here.
   unsupported_media_type: new ApiError(415, {
@@ -220,13 +222,16 @@ const validationAlternative: Alternative = {
 };
 
 /** Every error response of one operation. */
-function errorResponses(errors: RouteErrors, operation: { method: string; jsonBody: boolean; ifMatch: boolean }): Record<string, Json> {
+function errorResponses(
+  errors: RouteErrors,
+  operation: { method: string; jsonBody: boolean; ifMatch: boolean; ifNoneMatch: boolean },
+): Record<string, Json> {
   const own = errors.codes ?? {};
   const post = operation.method === 'post';
   const responses: Record<string, Json> = {};
   const codes400: ErrorCode[] = ['invalid_organization_header', ...(own[400] ?? []), 'bad_request'];
   if (post) codes400.push('invalid_idempotency_key');
-  if (operation.ifMatch) codes400.push('invalid_precondition_header');
+  if (operation.ifMatch || operation.ifNoneMatch) codes400.push('invalid_precondition_header');
   responses['400'] = errorResponse(
     400,
     [businessAlternative(codes400), ...(errors.plain400 ? [plainAlternative(errors.plain400.examples, false)] : [])],
@@ -257,9 +262,12 @@ function errorResponses(errors: RouteErrors, operation: { method: string; jsonBo
     [plainAlternative(['Internal Server Error'], true)],
     ['Never carries a stack trace; quote x-request-id.'],
   );
-  if (own[502]?.length) responses['502'] = errorResponse(502, [businessAlternative(own[502])]);
+  // Any other status a route declares (410 cursor_expired, 502 storage_unavailable...): its codes alone.
+  for (const [status, codes] of Object.entries(own)) {
+    if (!responses[status] && codes?.length) responses[status] = errorResponse(Number(status), [businessAlternative(codes)]);
+  }
   responses['503'] = errorResponse(503, [businessAlternative(['service_unavailable'])]);
-  return responses;
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 }
 
 const headerRef = (name: keyof typeof COMMON_HEADERS) => ({ $ref: `#/components/headers/${name}` });
@@ -344,6 +352,8 @@ export function publicDocument(served: Json): Json {
     for (const [method, operation] of Object.entries(item) as [string, Json][]) {
       const declared = (operation['x-errors'] ?? {}) as RouteErrors;
       delete operation['x-errors'];
+      if (operation['x-body-optional'] === true && isObject(operation.requestBody)) operation.requestBody.required = false;
+      delete operation['x-body-optional'];
       const parameters = (operation.parameters ?? []) as Json[];
       for (const parameter of parameters) {
         const schema = parameter.schema as Json | undefined;
@@ -354,13 +364,15 @@ export function publicDocument(served: Json): Json {
       }
       if (method === 'post') parameters.push(IDEMPOTENCY_KEY);
       if (parameters.length) operation.parameters = parameters;
-      const ifMatch = parameters.some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'if-match');
+      const header = (name: string) => parameters.some((p) => p.in === 'header' && String(p.name).toLowerCase() === name);
+      const ifMatch = header('if-match');
+      const ifNoneMatch = header('if-none-match');
       const body = operation.requestBody as Json | undefined;
       const jsonBody = isObject(body?.content) && 'application/json' in body.content;
       operation.security = [{ apiKey: [], organization: [] }];
       const responses = {
         ...((operation.responses ?? {}) as Record<string, Json>),
-        ...errorResponses(declared, { method, jsonBody, ifMatch }),
+        ...errorResponses(declared, { method, jsonBody, ifMatch, ifNoneMatch }),
       };
       operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
       for (const [status, response] of Object.entries(responses)) {

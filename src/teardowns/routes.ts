@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { apiActor, callerOf } from '../http/caller.js';
 import { ifMatchOf, ifNoneMatchOf } from '../http/conditional.js';
-import { IfMatchHeaders, IfNoneMatchHeaders, notModifiedResponse, Page, routeErrors, withEtag } from '../http/schemas.js';
+import { IfMatchHeaders, IfNoneMatchHeaders, notModifiedResponse, optionalBody, Page, routeErrors, withEtag } from '../http/schemas.js';
 import { teardownBodyItems } from './rules.js';
 import {
   CreateTeardownBody,
@@ -108,6 +108,7 @@ export async function teardownRoutes(root: FastifyInstance) {
         headers: IfMatchHeaders,
         response: { 200: withEtag(TeardownDetail) },
         ...routeErrors({ seller: true, notFound: NOT_FOUND, codes: { 400: ['unknown_vocabulary'], 422: ['invalid_audience'] } }),
+        ...optionalBody,
       },
     },
     async (request, reply) => {

@@ -401,14 +401,22 @@ async function toRequest(op: Operation, draft: Draft): Promise<InjectOptions> {
 
 // ------------------------------------------------------------------ checks
 
+/** Every component an error response's schema refers to, however nested (allOf / oneOf alternatives). */
+const refsIn = (node: unknown): string[] =>
+  node === null || typeof node !== 'object'
+    ? []
+    : Array.isArray(node)
+      ? node.flatMap(refsIn)
+      : Object.entries(node as Json).flatMap(([key, value]) => (key === '$ref' && typeof value === 'string' ? [value] : refsIn(value)));
+
 const errorSchemaPointers = [
   ...new Set(
     operations.flatMap((op) =>
       Object.entries((op.operation.responses ?? {}) as Record<string, Json>)
         .filter(([status]) => status.startsWith('4'))
         .flatMap(([, response]) => {
-          const schema = ((arbitraries.resolve(response as Schema) as Json).content as Record<string, Json> | undefined)?.['application/json']?.schema as Json | undefined;
-          return typeof schema?.$ref === 'string' ? [schema.$ref as string] : [];
+          const schema = ((arbitraries.resolve(response as Schema) as Json).content as Record<string, Json> | undefined)?.['application/json']?.schema;
+          return refsIn(schema).filter((ref) => ref.startsWith('#/components/schemas/'));
         }),
     ),
   ),

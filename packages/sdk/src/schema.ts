@@ -495,6 +495,39 @@ export interface components {
             /** @enum {string} */
             incident_related?: "Yes" | "No";
         } & (unknown & unknown);
+        /** @description One committed change of a teardown or listing. */
+        Event: {
+            /**
+             * Format: uuid
+             * @description The event id: stable, the same in the feed and in webhook deliveries (`webhook-id`).
+             */
+            id: string;
+            /** @enum {string} */
+            type: "teardown.created" | "teardown.updated" | "teardown.status_changed" | "teardown.file_added" | "teardown.file_removed" | "teardown.deleted" | "listing.created" | "listing.updated" | "listing.status_changed" | "listing.file_added" | "listing.file_removed" | "listing.deleted";
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                /** Format: uuid */
+                entity_id: string;
+                /** @description The teardown or listing exactly as GET by id answers it right after the change (`TeardownDetail` / `ListingDetail`); for `*.deleted`, the fields the deletion keeps (teardown: tail_number, msn, status, teardown_status_label, start_date, country; listing: title, msn, listing_type, status, country). */
+                object: unknown;
+                /** @description `*.status_changed` only: the status before the change. */
+                previous_status?: string;
+                /** @description `*.file_added`: `{kind: document|image, slot, url, filename, size, content_type, previous_url?}` (`slot`: the teardown slot the upload filled, else null; `previous_url`: the URL a slot upload replaced, which stays in documents[]). `*.file_removed`: `{kind, url, slots}` (`slots`: the teardown slots the removal emptied). */
+                file?: unknown;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description One page of events, oldest first, and the cursor to resume from. */
+        EventPage: {
+            /** @description Oldest first, in commit order. */
+            items: components["schemas"]["Event"][];
+            /** @description Always present, on the last page too: pass it as `after` to resume. Keep it: it is where your next sync starts. */
+            next_cursor: string;
+            /** @description Whether more events (of the requested types) were already committed after this page. */
+            has_more: boolean;
+        };
         /** @description A listing in the detail shape (create, read, PATCH). Only the vocabulary object of its type is present. */
         Listing: {
             /** Format: uuid */
@@ -1475,7 +1508,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid_organization_header, bad_request */
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -1490,7 +1523,7 @@ export interface operations {
                     "application/json": {
                         detail: {
                             /** @enum {string} */
-                            error_code: "invalid_organization_header" | "bad_request";
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2803,7 +2836,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid_organization_header, bad_request */
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_precondition_header */
             400: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -2818,7 +2851,7 @@ export interface operations {
                     "application/json": {
                         detail: {
                             /** @enum {string} */
-                            error_code: "invalid_organization_header" | "bad_request";
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_precondition_header";
                         } & {
                             [key: string]: unknown;
                         };
@@ -3187,7 +3220,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Sparse: only the keys sent are written; null clears the nullable fields. status cannot be changed here (use the transition). */
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -7950,36 +7983,7 @@ export interface operations {
                      *       "has_more": false
                      *     }
                      */
-                    "application/json": {
-                        /** @description Oldest first, in commit order. */
-                        items: {
-                            /**
-                             * Format: uuid
-                             * @description The event id: stable, the same in the feed and in webhook deliveries (`webhook-id`).
-                             */
-                            id: string;
-                            /** @enum {string} */
-                            type: "teardown.created" | "teardown.updated" | "teardown.status_changed" | "teardown.file_added" | "teardown.file_removed" | "teardown.deleted" | "listing.created" | "listing.updated" | "listing.status_changed" | "listing.file_added" | "listing.file_removed" | "listing.deleted";
-                            /** Format: date-time */
-                            created_at: string;
-                            data: {
-                                /** Format: uuid */
-                                entity_id: string;
-                                /** @description The teardown or listing exactly as GET by id answers it right after the change (`TeardownDetail` / `ListingDetail`); for `*.deleted`, the fields the deletion keeps (teardown: tail_number, msn, status, teardown_status_label, start_date, country; listing: title, msn, listing_type, status, country). */
-                                object: unknown;
-                                /** @description `*.status_changed` only: the status before the change. */
-                                previous_status?: string;
-                                /** @description `*.file_added`: `{kind: document|image, slot, url, filename, size, content_type, previous_url?}` (`slot`: the teardown slot the upload filled, else null; `previous_url`: the URL a slot upload replaced, which stays in documents[]). `*.file_removed`: `{kind, url, slots}` (`slots`: the teardown slots the removal emptied). */
-                                file?: unknown;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                        /** @description Always present, on the last page too: pass it as `after` to resume. Keep it: it is where your next sync starts. */
-                        next_cursor: string;
-                        /** @description Whether more events (of the requested types) were already committed after this page. */
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["EventPage"];
                 };
             };
             /** @description Bad request: invalid_organization_header, bad_request */
@@ -8037,6 +8041,28 @@ export interface operations {
                         detail: {
                             /** @enum {string} */
                             error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Error: cursor_expired */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "cursor_expired";
                         } & {
                             [key: string]: unknown;
                         };
