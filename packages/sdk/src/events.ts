@@ -19,7 +19,8 @@ export type KnownEventType = EventType;
 
 type FeedQuery = NonNullable<ListEvents['parameters']['query']>;
 
-export interface EventListQuery extends Omit<FeedQuery, 'types'> {
+/** Every parameter is optional (the service's `limit` default is 50). */
+export interface EventListQuery extends Partial<Omit<FeedQuery, 'types'>> {
   /** Only these types (sent comma-separated, as the document's `types` parameter). */
   types?: EventType[];
 }
