@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { fileRoutes } from './files/routes.js';
 import { listingRoutes } from './listings/routes.js';
 import { teardownRoutes } from './teardowns/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 export async function publicRoutes(app: FastifyInstance) {
   await app.register(listingRoutes);
   await app.register(teardownRoutes);
   await app.register(fileRoutes);
+  await app.register(webhookRoutes);
 }

@@ -140,4 +140,4 @@ export const AlertView = Type.Object({
   details: Type.Unknown(),
   created_at: Timestamp,
 });
-export const JobsRunView = Type.Object({ archived_teardowns: Type.Integer(), revoked_keys: Type.Integer(), deleted_files: Type.Integer(), purged_idempotency_keys: Type.Integer() });
+export const JobsRunView = Type.Object({ archived_teardowns: Type.Integer(), revoked_keys: Type.Integer(), deleted_files: Type.Integer(), purged_idempotency_keys: Type.Integer(), purged_webhook_deliveries: Type.Integer() });
