@@ -10,7 +10,9 @@ import { type Actor, type AuditEvent, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { canonicalAudience } from '../domain/audience.js';
-import { AUDIENCE_VALUES, type AudienceValue, type VocabularyKind } from '../domain/records.js';
+import { AUDIENCE_VALUES, type AudienceValue, type RecordEntity, type VocabularyKind } from '../domain/records.js';
+import { appendEvents } from '../events/log.js';
+import { recordEvent } from '../events/record.js';
 import { notFound, type SchemaErrorItem, schemaError } from '../http/errors.js';
 
 export type Loc = (string | number)[];
@@ -28,9 +30,15 @@ export interface ItemContext {
 }
 
 export interface ImportTarget<Item, Row extends { id: string }> {
+  /** What the rows are: their `<entity>.created` events name it. */
+  entity: RecordEntity;
   /** The row of one item; its problems go to `context.problem`. */
   toRow(item: Item, loc: Loc, context: ItemContext): Promise<Row>;
-  insert(tx: Transaction<DB>, rows: Row[]): Promise<void>;
+  /**
+   * Inserts the rows in one statement and answers the detail view of each (what GET by id answers),
+   * by row id: the `created` events carry them, built from what the insert returned.
+   */
+  insert(tx: Transaction<DB>, rows: Row[], org: { id: string; name: string }): Promise<Map<string, unknown>>;
   audit(row: Row, context: Pick<ItemContext, 'orgId' | 'createdBy'>): Omit<AuditEvent, 'orgId' | 'entityId'>;
 }
 
@@ -95,8 +103,14 @@ export async function runImport<Item, Row extends { id: string }>(
   if (problems.length > 0) throw schemaError(problems);
 
   await ctx.db.transaction().execute(async (tx) => {
-    await target.insert(tx, rows);
+    const objects = await target.insert(tx, rows, org);
     for (const row of rows) await recordAudit(tx, actor, { ...target.audit(row, context), orgId: org.id, entityId: row.id });
+    // Last, one statement for every row: the organization's counter row is locked until the commit.
+    const at = context.now;
+    await appendEvents(
+      tx,
+      rows.map((row) => recordEvent({ entity: target.entity, orgId: org.id, entityId: row.id, at, object: objects.get(row.id) }, 'created')),
+    );
   });
   return rows.map((row) => row.id);
 }

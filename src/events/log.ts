@@ -65,11 +65,7 @@ export interface StreamPosition {
 }
 
 export async function streamPosition(db: Kysely<DB>, orgId: string): Promise<StreamPosition> {
-  const row = await db
-    .selectFrom('event_streams')
-    .select(['last_seq', 'purged_through'])
-    .where('org_id', '=', orgId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('event_streams').select(['last_seq', 'purged_through']).where('org_id', '=', orgId).executeTakeFirst();
   return { lastSeq: row?.last_seq ?? 0, purgedThrough: row?.purged_through ?? 0 };
 }
 
@@ -88,4 +84,59 @@ export async function readEvents(
     .limit(options.limit);
   if (options.types && options.types.length > 0) query = query.where('type', 'in', options.types);
   return query.execute();
+}
+
+export interface FeedPage {
+  /** Up to `limit` events numbered after `afterSeq` (of the given types), oldest first. */
+  events: StoredEvent[];
+  /** Whether another matching event was committed after the page, in the same snapshot. */
+  hasMore: boolean;
+  /** The stream position in the snapshot the page was read from. */
+  position: StreamPosition;
+}
+
+/**
+ * One page of the feed and the stream position, read by ONE statement, so from one snapshot: every
+ * event numbered up to `position.lastSeq` is committed and visible to it (numbers follow commit
+ * order), and `hasMore` is exact. `afterSeq` undefined: from the oldest retained event.
+ */
+export async function readFeedPage(
+  db: Kysely<DB>,
+  orgId: string,
+  options: { afterSeq?: number; types?: readonly string[]; limit: number },
+): Promise<FeedPage> {
+  const types = options.types && options.types.length > 0 ? options.types : null;
+  const { rows } = await sql<{
+    last_seq: number;
+    purged_through: number;
+    id: string | null;
+    seq: number | null;
+    type: string | null;
+    created_at: Date | null;
+    data: Record<string, unknown> | null;
+  }>`
+    SELECT s.last_seq, s.purged_through, e.id, e.seq, e.type, e.created_at, e.data
+    FROM (
+      SELECT coalesce(max(last_seq), 0) AS last_seq, coalesce(max(purged_through), 0) AS purged_through
+      FROM event_streams WHERE org_id = ${orgId}
+    ) AS s
+    LEFT JOIN LATERAL (
+      SELECT id, seq, type, created_at, data FROM events
+      WHERE org_id = ${orgId}
+        AND seq > coalesce(${options.afterSeq ?? null}::bigint, s.purged_through)
+        AND seq <= s.last_seq
+        AND (${types}::text[] IS NULL OR type = ANY(${types}::text[]))
+      ORDER BY seq
+      LIMIT ${options.limit + 1}
+    ) AS e ON true
+    ORDER BY e.seq`.execute(db);
+  const first = rows[0];
+  const position = { lastSeq: Number(first?.last_seq ?? 0), purgedThrough: Number(first?.purged_through ?? 0) };
+  const events: StoredEvent[] = [];
+  for (const row of rows) {
+    if (row.id === null || row.seq === null || row.type === null || row.created_at === null || row.data === null) continue;
+    events.push({ id: row.id, seq: Number(row.seq), type: row.type, created_at: row.created_at, data: row.data });
+  }
+  const hasMore = events.length > options.limit;
+  return { events: hasMore ? events.slice(0, options.limit) : events, hasMore, position };
 }

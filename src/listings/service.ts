@@ -299,7 +299,7 @@ type ImportRow = NewListing & { id: string };
 type ImportListingItem = Static<typeof ImportListingsBody>['items'][number];
 
 /** How an imported listing becomes a row (the rest is admin/import.ts): any type, any status. */
-const listingImport: ImportTarget<ImportListingItem, ImportRow> = {
+const listingImport = (deps: Pick<ListingServiceDeps, 'vocabularies'>): ImportTarget<ImportListingItem, ImportRow> => ({
   async toRow(item, loc, context) {
     const kind = VOCABULARY_OF_TYPE[item.listing_type];
     const vocabulary: Partial<Record<(typeof VOCABULARY_COLUMN)[VocabularyKind], string>> = {};
@@ -347,17 +347,20 @@ const listingImport: ImportTarget<ImportListingItem, ImportRow> = {
       updated_at: createdAt,
     };
   },
-  insert: async (tx, rows) => {
-    await listingsRepository(tx).insert(rows);
+  entity: 'listing',
+  async insert(tx, rows, org) {
+    const stored = await tx.insertInto('listings').values(rows).returningAll().execute();
+    const lookup = await loadVocabularyLookup(deps.vocabularies, stored, tx);
+    return new Map(stored.map((row) => [row.id, toListingDetail({ ...row, seller_org_name: org.name }, lookup)]));
   },
   audit: (row) => ({
     action: AUDIT.listing.imported,
     entityType: 'listing',
     newState: { listing_type: row.listing_type, title: row.title, status: row.status },
   }),
-};
+});
 
 /** Operator import (decisions.md section 7): vocabulary by name, retired rows too (legacy records name them). */
 function importListings(deps: ListingServiceDeps, actor: Actor, body: Static<typeof ImportListingsBody>): Promise<string[]> {
-  return runImport(deps, actor, body, listingImport);
+  return runImport(deps, actor, body, listingImport(deps));
 }

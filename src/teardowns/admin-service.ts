@@ -8,12 +8,14 @@ import type { AppContext } from '../context.js';
 import type { NewTeardown } from '../db/schema.js';
 import { isUuid } from '../domain/ids.js';
 import { teardownNotFound } from '../http/errors.js';
-import { VOCABULARY_COLUMN } from '../vocabularies/attach.js';
+import { loadVocabularyLookup, VOCABULARY_COLUMN } from '../vocabularies/attach.js';
+import { appendEvents } from '../events/log.js';
+import { recordEvent } from '../events/record.js';
 import type { VocabularyKind } from '../vocabularies/repository.js';
 import { teardownRepository } from './repository.js';
 import type { ImportItemInput, ImportTeardownsBody } from './schemas.js';
 import { expiryFrom } from './state-machine.js';
-import { taggedDetail } from './view.js';
+import { taggedDetail, toDetail } from './view.js';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies'>;
 
@@ -28,7 +30,7 @@ const VOCABULARY_OF: Record<ImportItemInput['asset_type'], VocabularyKind> = {
 type ImportRow = NewTeardown & { id: string };
 
 /** How an imported item becomes a teardown row (the rest is admin/import.ts). */
-const teardownImport = (ctx: Pick<AppContext, 'config'>): ImportTarget<ImportItemInput, ImportRow> => ({
+const teardownImport = (ctx: Pick<AppContext, 'config' | 'vocabularies'>): ImportTarget<ImportItemInput, ImportRow> => ({
   async toRow(item, loc, context) {
     const kind = VOCABULARY_OF[item.asset_type];
     const name = item[kind];
@@ -67,7 +69,12 @@ const teardownImport = (ctx: Pick<AppContext, 'config'>): ImportTarget<ImportIte
       updated_at: now,
     };
   },
-  insert: (tx, rows) => teardownRepository(tx).insertMany(rows),
+  entity: 'teardown',
+  async insert(tx, rows) {
+    const stored = await teardownRepository(tx).insertMany(rows);
+    const vocabulary = await loadVocabularyLookup(ctx.vocabularies, stored, tx);
+    return new Map(stored.map((row) => [row.id, toDetail(row, vocabulary)]));
+  },
   audit: (row, { createdBy }) => ({
     action: AUDIT.teardown.imported,
     entityType: 'teardown',
@@ -83,8 +90,9 @@ export function importTeardowns(ctx: Ctx, actor: Actor, body: Static<typeof Impo
 export async function setTeardownExpiry(ctx: Ctx, actor: Actor, id: string, expiresAt: string) {
   if (!isUuid(id)) throw teardownNotFound();
   const next = new Date(expiresAt);
+  const now = ctx.clock.now();
   const changed = await ctx.db.transaction().execute(async (tx) => {
-    const result = await teardownRepository(tx).setExpiry(id, next, ctx.clock.now());
+    const result = await teardownRepository(tx).setExpiry(id, next, now);
     if (!result) throw teardownNotFound();
     await recordAudit(tx, actor, {
       orgId: result.row.org_id,
@@ -94,7 +102,11 @@ export async function setTeardownExpiry(ctx: Ctx, actor: Actor, id: string, expi
       previousState: { expires_at: result.previousExpiresAt },
       newState: { expires_at: next },
     });
-    return result.row;
+    const tagged = await taggedDetail(ctx, result.row, tx);
+    await appendEvents(tx, [
+      recordEvent({ entity: 'teardown', orgId: result.row.org_id, entityId: id, at: now, object: tagged.body }, 'updated'),
+    ]);
+    return tagged;
   });
-  return taggedDetail(ctx, changed);
+  return changed;
 }

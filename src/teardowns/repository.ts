@@ -84,8 +84,9 @@ export function teardownRepository(db: Kysely<DB>) {
       return db.insertInto('teardowns').values(values).returningAll().executeTakeFirstOrThrow();
     },
 
-    async insertMany(values: NewTeardown[]): Promise<void> {
-      await db.insertInto('teardowns').values(values).execute();
+    /** Inserts the rows in one statement; answers them as stored. */
+    async insertMany(values: NewTeardown[]): Promise<TeardownRow[]> {
+      return db.insertInto('teardowns').values(values).returningAll().execute();
     },
 
     async count(orgId: string, filters: ListFilters): Promise<number> {
@@ -179,7 +180,7 @@ export function teardownRepository(db: Kysely<DB>) {
       move: Pick<Move, 'from' | 'to' | 'toWhenHeld' | 'hold'> & { allowedWhileHeld: boolean },
       values: TeardownUpdate,
       ifMatch?: IfMatch,
-    ): Promise<{ id: string; status: TeardownStatus; previous_status: TeardownStatus; row_version: number } | undefined> {
+    ): Promise<(TeardownRow & { previous_status: TeardownStatus }) | undefined> {
       const status = move.toWhenHeld
         ? sql<TeardownStatus>`CASE WHEN teardowns.moderation_hold THEN ${move.toWhenHeld}::text ELSE ${move.to}::text END`
         : move.to;
@@ -192,9 +193,8 @@ export function teardownRepository(db: Kysely<DB>) {
       if (!move.allowedWhileHeld) query = query.where('teardowns.moderation_hold', '=', false);
       const condition = versionCondition('teardowns.row_version', ifMatch);
       if (condition) query = query.where(condition);
-      return query
-        .returning(['teardowns.id', 'teardowns.status', 'prev.status as previous_status', 'teardowns.row_version'])
-        .executeTakeFirst();
+      // The whole row as written: the event of the move carries the record as GET answers it.
+      return query.returningAll('teardowns').returning('prev.status as previous_status').executeTakeFirst();
     },
 
     /** The status and version of an owned row: why a conditional write wrote nothing. */

@@ -13,6 +13,8 @@ import { audienceAuditAction, canonicalAudience } from '../domain/audience.js';
 import { isUuid } from '../domain/ids.js';
 import { isOneOf } from '../domain/records.js';
 import { CREATE_STATUS_VALUES, CREATE_STATUSES, TEARDOWN_STATUSES } from '../domain/teardowns.js';
+import { appendEvents } from '../events/log.js';
+import { type RecordChange, recordEvent, statusChanged } from '../events/record.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
 import { etagOf, type IfMatch, matchesVersion, preconditionFailed } from '../http/conditional.js';
 import { invalidStatus, schemaError, teardownNotFound, transitionRefused, vocabRequired } from '../http/errors.js';
@@ -24,7 +26,7 @@ import { dateConstraintItems, storedRowItems } from './rules.js';
 import type { ImportTeardownsBody } from './schemas.js';
 import { type CreateTeardownBody, type ListTeardownsQuery, SORT_COLUMNS, type TransitionBody, type UpdateTeardownBody } from './schemas.js';
 import { ACTIONS, allowedWhileHeld, expiryFrom, isTransitionAction, MOVES, statusLabel } from './state-machine.js';
-import { taggedDetail, toListItem } from './view.js';
+import { type TeardownDetailView, taggedDetail, toListItem } from './view.js';
 
 type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store'>;
 
@@ -37,6 +39,15 @@ function assertTeardownId(id: string): void {
 function assertMatches(ifMatch: IfMatch | undefined, id: string, version: number): void {
   if (!matchesVersion(ifMatch, version)) throw preconditionFailed(etagOf('teardown', id, version));
 }
+
+/** A change of one teardown, for its events: the record as GET by id answers it after the change. */
+const teardownChange = (orgId: string, id: string, at: Date, object: TeardownDetailView | Record<string, unknown>): RecordChange => ({
+  entity: 'teardown',
+  orgId,
+  entityId: id,
+  at,
+  object,
+});
 
 /** The vocabulary field each creatable asset type reads; the other one is ignored. */
 const VOCABULARY_OF = { aircraft: 'aircraft_type', engine: 'engine_model' } as const;
@@ -74,9 +85,12 @@ async function createTeardown(ctx: Ctx, actor: Actor, orgId: string, createdBy: 
       updated_at: now,
     });
     await recordAudit(tx, actor, { orgId, action: AUDIT.teardown.created, entityType: 'teardown', entityId: created.id, newState: body });
-    return created;
+    const tagged = await taggedDetail(ctx, created, tx);
+    // Last: the event takes the organization's counter row lock, held until the commit.
+    await appendEvents(tx, [recordEvent(teardownChange(orgId, created.id, now, tagged.body), 'created')]);
+    return tagged;
   });
-  return taggedDetail(ctx, row);
+  return row;
 }
 
 const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
@@ -197,7 +211,7 @@ async function updateTeardown(
 
   const now = ctx.clock.now();
   values.updated_at = now;
-  const { row, queued } = await ctx.db
+  const { tagged, queued } = await ctx.db
     .transaction()
     .execute(async (tx) => {
       const repo = teardownRepository(tx);
@@ -232,7 +246,9 @@ async function updateTeardown(
           newState: { audience },
         });
       }
-      return { row: result.row, queued };
+      const tagged = await taggedDetail(ctx, result.row, tx);
+      await appendEvents(tx, [recordEvent(teardownChange(orgId, id, now, tagged.body), 'updated')]);
+      return { tagged, queued };
     })
     .catch((err: unknown) => {
       // A concurrent PATCH moved the other date in between: the table's CHECK has the last word.
@@ -240,7 +256,7 @@ async function updateTeardown(
       throw items ? schemaError(items) : err;
     });
   await deleteAfterCommit(ctx, queued, log);
-  return taggedDetail(ctx, row);
+  return tagged;
 }
 
 async function transitionTeardown(
@@ -282,8 +298,11 @@ async function transitionTeardown(
         newState: { status: moved.status },
         metadata: reason ? { reason } : {},
       });
-      const body = { id: moved.id, status: moved.status, previous_status: move.admin ? moved.previous_status : null };
-      return { body, etag: etagOf('teardown', id, moved.row_version) };
+      const { previous_status, ...row } = moved;
+      const tagged = await taggedDetail(ctx, row, tx);
+      await appendEvents(tx, [statusChanged(teardownChange(who.orgId, id, now, tagged.body), previous_status)]);
+      const body = { id: moved.id, status: moved.status, previous_status: move.admin ? previous_status : null };
+      return { body, etag: tagged.etag };
     }
     // Nothing moved: gone (404), a stale If-Match (412, checked before the status rules), or a refused move.
     const state = await repo.stateOf(who.orgId, id);
@@ -307,22 +326,19 @@ async function deleteTeardown(ctx: Ctx, actor: Actor, orgId: string, id: string,
       if (state) assertMatches(ifMatch, id, state.row_version);
       throw teardownNotFound();
     }
-    await recordAudit(tx, actor, {
-      orgId,
-      action: AUDIT.teardown.deleted,
-      entityType: 'teardown',
-      entityId: id,
-      previousState: {
-        tail_number: deleted.tail_number,
-        msn: deleted.msn,
-        status: deleted.status,
-        teardown_status_label: statusLabel(deleted.status),
-        start_date: deleted.start_date,
-        country: deleted.country,
-      },
-    });
+    const kept = {
+      tail_number: deleted.tail_number,
+      msn: deleted.msn,
+      status: deleted.status,
+      teardown_status_label: statusLabel(deleted.status),
+      start_date: deleted.start_date,
+      country: deleted.country,
+    };
+    await recordAudit(tx, actor, { orgId, action: AUDIT.teardown.deleted, entityType: 'teardown', entityId: id, previousState: kept });
     // Queued with the delete itself: a crash or a storage outage after the commit leaves the sweep a row.
-    return queueDropped(ctx, tx, id, fileUrls(deleted), [], log);
+    const queued = await queueDropped(ctx, tx, id, fileUrls(deleted), [], log);
+    await appendEvents(tx, [recordEvent(teardownChange(orgId, id, ctx.clock.now(), kept), 'deleted')]);
+    return queued;
   });
   // After the commit, under a short deadline; a failure never fails the call.
   await deleteAfterCommit(ctx, queued, log);

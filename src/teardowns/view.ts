@@ -1,6 +1,7 @@
 // Row → the two response shapes: the detail shape (create, PATCH, GET by id) and the list item
 // shape, which keeps the legacy names id / registration / location_country.
 import type { AppContext } from '../context.js';
+import type { Database } from '../db/database.js';
 import type { TeardownRow } from '../db/schema.js';
 import { etagOf, type Tagged } from '../http/conditional.js';
 import { loadVocabularyLookup, type VocabularyLookup } from '../vocabularies/attach.js';
@@ -82,12 +83,19 @@ export function toListItem(row: ListRow, vocabulary: VocabularyLookup) {
 
 export type TeardownDetailView = ReturnType<typeof toDetail>;
 
-/** The detail shape of a row, its vocabulary objects looked up. */
-export async function detailOf(ctx: Pick<AppContext, 'vocabularies'>, row: TeardownRow): Promise<TeardownDetailView> {
-  return toDetail(row, await loadVocabularyLookup(ctx.vocabularies, [row]));
+/**
+ * The detail shape of a row, its vocabulary objects looked up. `executor`: the caller's
+ * transaction, when it holds one (PGlite has a single connection).
+ */
+export async function detailOf(ctx: Pick<AppContext, 'vocabularies'>, row: TeardownRow, executor?: Database): Promise<TeardownDetailView> {
+  return toDetail(row, await loadVocabularyLookup(ctx.vocabularies, [row], executor));
 }
 
 /** The detail of a row with its ETag (http/conditional.ts): what every one-record answer sends. */
-export async function taggedDetail(ctx: Pick<AppContext, 'vocabularies'>, row: TeardownRow): Promise<Tagged<TeardownDetailView>> {
-  return { body: await detailOf(ctx, row), etag: etagOf('teardown', row.id, row.row_version) };
+export async function taggedDetail(
+  ctx: Pick<AppContext, 'vocabularies'>,
+  row: TeardownRow,
+  executor?: Database,
+): Promise<Tagged<TeardownDetailView>> {
+  return { body: await detailOf(ctx, row, executor), etag: etagOf('teardown', row.id, row.row_version) };
 }
