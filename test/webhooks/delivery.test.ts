@@ -8,7 +8,17 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sign } from '../../src/webhooks/signature.js';
 import { createSeller, type Principal } from '../helpers/factories.js';
-import { commitChange, createEndpoint, createWebhookApp, type Receiver, type Received, startReceiver, until } from './helpers.js';
+import { transition } from '../helpers/teardowns.js';
+import {
+  commitChange,
+  createEndpoint,
+  patchTeardown,
+  createWebhookApp,
+  type Receiver,
+  type Received,
+  startReceiver,
+  until,
+} from './helpers.js';
 
 type WebhookApp = Awaited<ReturnType<typeof createWebhookApp>>;
 
@@ -255,21 +265,13 @@ describe('webhook delivery', () => {
     receivers.push(all);
     const only = await createEndpoint(t, seller, { url: receiver.url, event_types: ['teardown.updated'] });
     await createEndpoint(t, seller, { url: all.url });
-    const { appendEvents } = await import('../../src/events/log.js');
-    const types = ['teardown.created', 'teardown.updated', 'listing.created', 'teardown.updated', 'teardown.deleted'] as const;
-    for (const type of types) {
-      const entityId = crypto.randomUUID();
-      await appendEvents(t.app.ctx.db, [
-        {
-          orgId: seller.orgId,
-          type,
-          entityType: type.startsWith('listing') ? 'listing' : 'teardown',
-          entityId,
-          data: {},
-          createdAt: t.clock.now(),
-        },
-      ]);
-    }
+    // created, updated, status_changed, updated, deleted: all through the partner API.
+    const id = await commitChange(t, seller);
+    await patchTeardown(t, seller, id);
+    expect((await transition(t, seller, id, 'start_processing')).statusCode).toBe(200);
+    await patchTeardown(t, seller, id);
+    expect((await call('DELETE', `/teardowns/${id}`)).statusCode).toBe(204);
+    const types = ['teardown.created', 'teardown.updated', 'teardown.status_changed', 'teardown.updated', 'teardown.deleted'];
     await until(() => all.delivered().length >= 5, 10_000, 'every event at the unfiltered endpoint');
     await until(() => receiver.delivered().length >= 2, 10_000, 'the filtered deliveries');
     await new Promise((r) => setTimeout(r, 300));

@@ -1,11 +1,9 @@
 // Webhook test fixtures: a real HTTP receiver on loopback, a clock that follows real time (the
 // worker's schedule reads ctx.clock), and ways to commit events and wait for their delivery.
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type TestApp, type TestAppOptions, createTestApp } from '../helpers/app.js';
-import { appendEvents } from '../../src/events/log.js';
 import type { Principal } from '../helpers/factories.js';
 import { createTeardown } from '../helpers/teardowns.js';
 
@@ -144,18 +142,18 @@ export async function createEndpoint(t: TestApp, seller: Principal, body: Record
 
 /** Commits one teardown.created event through the partner API; answers the teardown id (the event's data.entity_id). */
 export async function commitChange(t: TestApp, seller: Principal): Promise<string> {
-  // TODO(events merge): through HTTP once teardown writes append events.
-  const id = randomUUID();
-  await appendEvents(t.app.ctx.db, [
-    {
-      orgId: seller.orgId,
-      type: 'teardown.created',
-      entityType: 'teardown',
-      entityId: id,
-      data: { teardown_id: id },
-      createdAt: t.clock.now(),
-    },
-  ]);
-  void createTeardown;
-  return id;
+  const created = await createTeardown(t, seller);
+  return created.teardown_id;
+}
+
+/** PATCHes a teardown through the partner API (one teardown.updated event). */
+export async function patchTeardown(
+  t: TestApp,
+  seller: Principal,
+  id: string,
+  payload: Record<string, unknown> = { description: `edit ${Date.now()}` },
+) {
+  const res = await t.app.inject({ method: 'PATCH', url: `/public/v1/teardowns/${id}`, headers: seller.headers, payload });
+  if (res.statusCode !== 200) throw new Error(`patch teardown: ${res.statusCode} ${res.body}`);
+  return res.json();
 }
