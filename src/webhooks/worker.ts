@@ -50,7 +50,7 @@ export interface WebhookWorker {
 }
 
 export interface WorkerOptions {
-  ctx: Pick<AppContext, 'db' | 'clock' | 'config' | 'lifecycle' | 'health'>;
+  ctx: Pick<AppContext, 'db' | 'clock' | 'config' | 'lifecycle' | 'health' | 'metrics'>;
   log: FastifyBaseLogger;
   resolver: WebhookResolver;
   /** PostgreSQL: where to LISTEN for commits. */
@@ -117,6 +117,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       const result = await sendEvent(sender, ctx.clock, endpoint, event);
       sends += 1;
       const now = ctx.clock.now();
+      ctx.metrics.webhookAttempts.inc({ outcome: result.ok ? 'success' : result.error?.startsWith('refused:') ? 'refused' : 'failure' });
+      if (result.ok) ctx.metrics.webhookDelay.observe(Math.max(0, now.getTime() - event.created_at.getTime()) / 1000);
       const log$ = (nextRetry: Date | null) =>
         repo.logDelivery({
           endpointId: endpoint.id,
