@@ -98,7 +98,7 @@ export const WebhookEndpointWithSecret = Type.Intersect(
       secret: Type.String({
         description:
           'The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. Verify each request with it (Standard Webhooks).',
-        examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+        examples: ['whsec_aLxxXhXq/WjizLsOllSWSQpALZAANsgZQBJZJszlVsY='],
       }),
     }),
   ],
