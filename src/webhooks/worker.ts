@@ -33,6 +33,8 @@ const SENDS_PER_CLAIM = 100;
 /** A lease outlives one request by this much: time to write the result. */
 const LEASE_MARGIN_MS = 5000;
 
+const FOREIGN_KEY_VIOLATION = '23503';
+
 export const DISABLED_GONE = 'endpoint_answered_410';
 export const DISABLED_FAILING = 'failing_for_3_days';
 
@@ -120,19 +122,24 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       ctx.metrics.webhookAttempts.inc({ outcome: result.ok ? 'success' : result.error?.startsWith('refused:') ? 'refused' : 'failure' });
       if (result.ok) ctx.metrics.webhookDelay.observe(Math.max(0, now.getTime() - event.created_at.getTime()) / 1000);
       const log$ = (nextRetry: Date | null) =>
-        repo.logDelivery({
-          endpointId: endpoint.id,
-          orgId: endpoint.org_id,
-          eventId: event.id,
-          eventSeq: event.seq,
-          eventType: event.type,
-          attempt,
-          statusCode: result.statusCode,
-          error: result.error,
-          durationMs: result.durationMs,
-          nextRetryAt: nextRetry,
-          createdAt: now,
-        });
+        repo
+          .logDelivery({
+            endpointId: endpoint.id,
+            orgId: endpoint.org_id,
+            eventId: event.id,
+            eventSeq: event.seq,
+            eventType: event.type,
+            attempt,
+            statusCode: result.statusCode,
+            error: result.error,
+            durationMs: result.durationMs,
+            nextRetryAt: nextRetry,
+            createdAt: now,
+          })
+          .catch((err: { code?: string }) => {
+            // The endpoint was deleted while its request was in flight: nothing to log it under.
+            if (err?.code !== FOREIGN_KEY_VIOLATION) throw err;
+          });
 
       if (result.ok) {
         await log$(null);

@@ -35,7 +35,13 @@ describe('webhook delivery', () => {
   const receivers: Receiver[] = [];
 
   beforeAll(async () => {
-    t = await createWebhookApp();
+    // receiver.test is loopback (admitted here: WEBHOOK_ALLOW_PRIVATE_URLS=true); any other name does not resolve.
+    t = await createWebhookApp({
+      webhookResolver: async (host) => {
+        if (host === 'receiver.test') return [{ address: '127.0.0.1', family: 4 }];
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+      },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -158,6 +164,16 @@ describe('webhook delivery', () => {
     });
     expect(log[0].duration_ms).toBeGreaterThanOrEqual(1900);
     expect(log[1]).toMatchObject({ attempt: 2, succeeded: true, status_code: 200 });
+  });
+
+  it('connects to a host name through the guarded lookup, at the address it checked', async () => {
+    await fresh();
+    const endpoint = await createEndpoint(t, seller, { url: `http://receiver.test:${receiver.port}/hooks/marketplace` });
+    const id = await commitChange(t, seller);
+    await until(() => receiver.delivered().length >= 1, 10_000, 'a delivery by host name');
+    expect(receiver.delivered()[0].json.data.entity_id).toBe(id);
+    expect(receiver.delivered()[0].headers.host).toBe(`receiver.test:${receiver.port}`);
+    expect(() => new Webhook(endpoint.secret).verify(receiver.delivered()[0].body, headersOf(receiver.delivered()[0]))).not.toThrow();
   });
 
   it('counts a redirect and a connection refused as failures', async () => {
