@@ -39,6 +39,7 @@ const EnvSchema = Type.Object({
   JOBS_INTERVAL_SECONDS: Int(60, 0),
   TEARDOWN_TTL_DAYS: Int(90, 1),
   IDEMPOTENCY_TTL_HOURS: Int(24, 1),
+  EVENT_RETENTION_DAYS: Int(30, 1, 3650),
   MAX_UPLOAD_BYTES: Int(50 * MB, 1),
   MAX_JSON_BYTES: Int(10 * MB, 1),
   HTTP_HEADERS_TIMEOUT_SECONDS: Int(10, 1),
@@ -52,7 +53,6 @@ const EnvSchema = Type.Object({
   DEMO_ON_FIRST_START: Bool(true),
   SHUTDOWN_DRAIN_SECONDS: Int(5, 0),
   SHUTDOWN_GRACE_SECONDS: Int(30, 0),
-  EVENT_RETENTION_DAYS: Int(30, 1),
   WEBHOOK_TIMEOUT_MS: Int(10_000, 1, 120_000),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
     default: '5,300,1800,7200,18000,36000,36000',
@@ -110,6 +110,8 @@ export interface Config {
   teardownTtlDays: number;
   /** How long an Idempotency-Key's stored response is replayed; the periodic jobs purge older keys. */
   idempotencyTtlHours: number;
+  /** How long the event feed keeps an event; the periodic jobs purge older ones (a cursor before them answers 410). */
+  eventRetentionDays: number;
   maxUploadBytes: number;
   maxJsonBytes: number;
   /** Socket deadlines: all headers within `headersSeconds`, the whole request (body included) within `requestSeconds`. */
@@ -117,8 +119,6 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   demoOnFirstStart: boolean;
-  /** How long events (and webhook delivery attempts) are kept. */
-  eventRetentionDays: number;
   /** Webhook delivery (src/webhooks, docs/operations.md "Webhooks"). */
   webhooks: {
     /** One attempt: connect, send and receive the status line, all within this. */
@@ -234,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobsIntervalSeconds: e.JOBS_INTERVAL_SECONDS,
     teardownTtlDays: e.TEARDOWN_TTL_DAYS,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
+    eventRetentionDays: e.EVENT_RETENTION_DAYS,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     maxJsonBytes: e.MAX_JSON_BYTES,
     httpTimeouts: {
@@ -244,7 +245,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     demoOnFirstStart: e.DEMO_ON_FIRST_START,
-    eventRetentionDays: e.EVENT_RETENTION_DAYS,
     webhooks: {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       retryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map((v) => Number(v.trim())),

@@ -140,4 +140,11 @@ export const AlertView = Type.Object({
   details: Type.Unknown(),
   created_at: Timestamp,
 });
-export const JobsRunView = Type.Object({ archived_teardowns: Type.Integer(), revoked_keys: Type.Integer(), deleted_files: Type.Integer(), purged_idempotency_keys: Type.Integer(), purged_webhook_deliveries: Type.Integer() });
+export const JobsRunView = Type.Object({
+  archived_teardowns: Type.Integer(),
+  revoked_keys: Type.Integer(),
+  deleted_files: Type.Integer(),
+  purged_idempotency_keys: Type.Integer(),
+  purged_events: Type.Integer({ description: 'Events older than EVENT_RETENTION_DAYS deleted from the event feed.' }),
+  purged_webhook_deliveries: Type.Integer({ description: 'Webhook delivery attempts older than EVENT_RETENTION_DAYS deleted.' }),
+});

@@ -302,7 +302,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'run-jobs': {
-    summary: 'Run the periodic jobs now (auto-archive, key revocation, file sweep, purges)',
+    summary: 'Run the periodic jobs now (auto-archive, key revocation, file sweep, Idempotency-Key, event and webhook delivery purges)',
     usage: '',
     options: {},
     prepare:

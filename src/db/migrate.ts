@@ -9,6 +9,7 @@ import * as m0004 from './migrations/0004_auth_change_notifications.js';
 import * as m0005 from './migrations/0005_row_versions.js';
 import * as m0006 from './migrations/0006_idempotency_keys.js';
 import * as m0007 from './migrations/0007_events.js';
+import * as m0008 from './migrations/0008_updated_at_indexes.js';
 import * as m0009 from './migrations/0009_webhooks.js';
 
 // Static imports rather than a folder scan: the compiled build and tsx see the same list.
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0005_row_versions': m0005,
   '0006_idempotency_keys': m0006,
   '0007_events': m0007,
+  '0008_updated_at_indexes': m0008,
   '0009_webhooks': m0009,
 };
 

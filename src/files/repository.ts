@@ -63,6 +63,17 @@ export interface DetachInput {
   ifMatch?: IfMatch;
 }
 
+/**
+ * The whole row after the change, as `t.*`, for the record's event (the detail view is built from
+ * it); a listing's detail also names its seller organization.
+ */
+function rowAfter(table: RecordTable) {
+  return table === 'listings' ? sql`t.*, (SELECT o.name FROM organizations o WHERE o.id = t.org_id) AS seller_org_name` : sql`t.*`;
+}
+
+/** A record row as the file statements answer it (`t.*`, plus the seller's name for a listing). */
+export type RecordRowAfter = Record<string, unknown> & { id: string; org_id: string; row_version: number };
+
 export function filesRepository(db: Database) {
   return {
     /** The row version of an owned record; undefined when it does not exist in the organization. */
@@ -86,14 +97,16 @@ export function filesRepository(db: Database) {
           : []),
         sql`updated_at = ${now}::timestamptz`,
       ];
-      const { rows } = await sql<{ previous_audience: string[] | null; audience: string[] | null; previous_slot: string | null }>`
+      const { rows } = await sql<
+        RecordRowAfter & { previous_audience: string[] | null; audience: string[] | null; previous_slot: string | null }
+      >`
         UPDATE ${sql.table(table)} AS t SET ${sql.join(sets)}
         FROM (
           SELECT audience, ${slot ? column(slot) : sql`NULL::text`} AS slot_value
           FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE
         ) AS old
         WHERE t.id = ${id} AND t.org_id = ${orgId}${andVersion('t.row_version', ifMatch)}
-        RETURNING old.audience AS previous_audience, t.audience AS audience, old.slot_value AS previous_slot`.execute(tx);
+        RETURNING ${rowAfter(table)}, old.audience AS previous_audience, old.slot_value AS previous_slot`.execute(tx);
       return rows[0];
     },
 
@@ -101,7 +114,10 @@ export function filesRepository(db: Database) {
      * Removes every occurrence of `url` from the column, and clears the given slots holding it.
      * Undefined when the URL was not in the column (or the record is gone): nothing was written.
      */
-    async detach(tx: Executor, input: DetachInput): Promise<{ clearedSlots: SlotColumn[]; remainingUrls: (string | null)[] } | undefined> {
+    async detach(
+      tx: Executor,
+      input: DetachInput,
+    ): Promise<{ clearedSlots: SlotColumn[]; remainingUrls: (string | null)[]; row: RecordRowAfter } | undefined> {
       const { table, id, orgId, url, slots, now, ifMatch } = input;
       const sets = [
         sql`${column(input.column)} = array_remove(${rowValue(input.column)}, ${url}::text)`,
@@ -109,28 +125,34 @@ export function filesRepository(db: Database) {
         sql`updated_at = ${now}::timestamptz`,
       ];
       const slotColumns = slots.length > 0 ? sql.join(slots.map(column)) : sql`id`;
-      const { rows } = await sql<Record<string, unknown> & { remaining_urls: (string | null)[] }>`
+      const { rows } = await sql<RecordRowAfter & { remaining_urls: (string | null)[] }>`
         UPDATE ${sql.table(table)} AS t SET ${sql.join(sets)}
         FROM (SELECT ${slotColumns} FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE) AS old
         WHERE t.id = ${id} AND t.org_id = ${orgId} AND ${url}::text = ANY(${rowValue(input.column)})${andVersion('t.row_version', ifMatch)}
-        RETURNING ${slots.length > 0 ? sql`${sql.join(slots.map((s) => sql.ref(`old.${s}`)))}, ` : sql``}${remainingUrls(table)} AS remaining_urls`.execute(
+        RETURNING ${slots.length > 0 ? sql`${sql.join(slots.map((s) => sql`${sql.ref(`old.${s}`)} AS ${sql.ref(`old_${s}`)}`))}, ` : sql``}${remainingUrls(table)} AS remaining_urls, ${rowAfter(table)}`.execute(
         tx,
       );
-      const row = rows[0];
-      if (!row) return undefined;
-      return { clearedSlots: slots.filter((slot) => row[slot] === url), remainingUrls: row.remaining_urls };
+      const found = rows[0];
+      if (!found) return undefined;
+      const { remaining_urls, ...row } = found;
+      const clearedSlots = slots.filter((slot) => row[`old_${slot}`] === url);
+      for (const slot of slots) delete row[`old_${slot}`];
+      return { clearedSlots, remainingUrls: remaining_urls, row: row as RecordRowAfter };
     },
 
     /** Empties a teardown slot and drops its URL from documents[]; undefined when the slot was empty. */
     async clearSlot(tx: Executor, input: { id: string; orgId: string; slot: SlotColumn; now: Date; ifMatch?: IfMatch }) {
       const { id, orgId, slot, now, ifMatch } = input;
-      const { rows } = await sql<{ url: string; remaining_urls: (string | null)[] }>`
+      const { rows } = await sql<RecordRowAfter & { old_url: string; remaining_urls: (string | null)[] }>`
         UPDATE teardowns AS t
         SET ${column(slot)} = NULL, documents = array_remove(t.documents, ${rowValue(slot)}), updated_at = ${now}::timestamptz
         FROM (SELECT ${column(slot)} AS url FROM teardowns WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE) AS old
         WHERE t.id = ${id} AND t.org_id = ${orgId} AND ${rowValue(slot)} IS NOT NULL${andVersion('t.row_version', ifMatch)}
-        RETURNING old.url AS url, ${remainingUrls('teardowns')} AS remaining_urls`.execute(tx);
-      return rows[0] ? { url: rows[0].url, remainingUrls: rows[0].remaining_urls } : undefined;
+        RETURNING old.url AS old_url, ${remainingUrls('teardowns')} AS remaining_urls, ${rowAfter('teardowns')}`.execute(tx);
+      const found = rows[0];
+      if (!found) return undefined;
+      const { old_url, remaining_urls, ...row } = found;
+      return { url: old_url, remainingUrls: remaining_urls, row: row as RecordRowAfter };
     },
   };
 }

@@ -5,10 +5,12 @@ import type { Transaction } from 'kysely';
 import { AUDIT } from '../audit/actions.js';
 import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
-import type { DB } from '../db/schema.js';
+import type { DB, TeardownRow } from '../db/schema.js';
 import { audienceAuditAction, audienceFromCsv } from '../domain/audience.js';
 import { isUuid } from '../domain/ids.js';
 import { AUDIENCE_VALUES, type AudienceValue, type FileNoun, type RecordEntity } from '../domain/records.js';
+import { appendEvents } from '../events/log.js';
+import { type AddedFile, fileAdded, fileRemoved, type RecordChange } from '../events/record.js';
 import { etagOf, type IfMatch, matchesVersion, preconditionFailed } from '../http/conditional.js';
 import {
   type ApiError,
@@ -20,12 +22,23 @@ import {
   teardownNotFound,
 } from '../http/errors.js';
 import { binaryCsv, declaredType, type FileClass, forbidsNul, isImage, SNIFF_BYTES, verifySignature } from './content-types.js';
-import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, type QueuedDeletion, REQUEST_LEASE_MS, UPLOAD_GRACE_MS } from './deletions.js';
+import {
+  deleteAfterCommit,
+  droppedObjects,
+  fileDeletionsRepository,
+  type QueuedDeletion,
+  REQUEST_LEASE_MS,
+  UPLOAD_GRACE_MS,
+} from './deletions.js';
 import type { FormPart, UploadForm } from './form.js';
 import { contentDisposition, newObjectLocation, safeFilename } from './naming.js';
 import { StorageError } from './object-store.js';
 import type { OwnerKind } from './ownership.js';
-import { type FileColumn, filesRepository, type RecordTable, SLOT_COLUMNS, type SlotColumn } from './repository.js';
+import type { ListingDetailRow } from '../listings/repository.js';
+import { toListingDetail } from '../listings/view.js';
+import { toDetail } from '../teardowns/view.js';
+import { loadVocabularyLookup, type VocabularyRefs } from '../vocabularies/attach.js';
+import { type FileColumn, filesRepository, type RecordRowAfter, type RecordTable, SLOT_COLUMNS, type SlotColumn } from './repository.js';
 import { checkedBody, peek } from './upload-stream.js';
 
 export interface Owner {
@@ -103,8 +116,20 @@ function formAudience(value: unknown): AudienceValue[] | undefined {
   return value.trim() === '' ? undefined : audienceFromCsv(value);
 }
 
-export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | 'clock'> & Partial<Pick<AppContext, 'health'>>) {
+export function filesService(
+  ctx: Pick<AppContext, 'config' | 'db' | 'store' | 'clock' | 'vocabularies'> & Partial<Pick<AppContext, 'health'>>,
+) {
   const repo = filesRepository(ctx.db);
+
+  /** The change a file statement made, for its event: the record as GET by id answers it after it. */
+  async function recordChange(tx: Transaction<DB>, owner: Owner, row: RecordRowAfter, at: Date): Promise<RecordChange> {
+    const lookup = await loadVocabularyLookup(ctx.vocabularies, [row as Partial<VocabularyRefs>], tx);
+    const object =
+      owner.entity === 'teardown'
+        ? toDetail(row as unknown as TeardownRow, lookup)
+        : toListingDetail(row as unknown as ListingDetailRow, lookup);
+    return { entity: owner.entity, orgId: row.org_id, entityId: row.id, at, object };
+  }
 
   /**
    * The record's canonical id when it exists in the caller's organization, else the owner's plain
@@ -203,7 +228,14 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
      * first, the stored object deleted when it comes after. Any failure after the put deletes the
      * object; should that delete fail too, the sweep deletes it once the upload grace has passed.
      */
-    async upload(owner: Owner, target: Target, recordId: string, caller: Caller, form: UploadForm, ifMatch?: IfMatch): Promise<UploadResult> {
+    async upload(
+      owner: Owner,
+      target: Target,
+      recordId: string,
+      caller: Caller,
+      form: UploadForm,
+      ifMatch?: IfMatch,
+    ): Promise<UploadResult> {
       const id = await ownedRecord(owner, recordId, caller.orgId, ifMatch);
       let audience: AudienceValue[] | undefined;
       let stored: StoredFile | undefined;
@@ -244,7 +276,9 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
             ...(target.slot ? { previousState: { [target.slot]: row.previous_slot }, newState: { [target.slot]: file.url } } : {}),
             metadata,
           });
-          const audienceAction = audience ? audienceAuditAction(owner.entity, row.previous_audience, row.audience) : undefined;
+          const audienceAction = audience
+            ? audienceAuditAction(owner.entity, row.previous_audience, row.audience as AudienceValue[] | null)
+            : undefined;
           if (audienceAction) {
             await recordAudit(tx, caller.actor, {
               orgId: caller.orgId,
@@ -256,6 +290,18 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
               metadata: { via_upload: true, url: file.url },
             });
           }
+          const { previous_audience, previous_slot, ...after } = row;
+          const added: AddedFile = {
+            kind: target.noun,
+            slot: target.slot ?? null,
+            url: file.url,
+            filename: file.filename,
+            size: file.size,
+            content_type: file.contentType,
+            ...(target.slot && previous_slot && previous_slot !== file.url ? { previous_url: previous_slot } : {}),
+          };
+          // Last: the event takes the organization's counter row lock, held until the commit.
+          await appendEvents(tx, [fileAdded(await recordChange(tx, owner, after, now), added)]);
           return true;
         });
         if (!written) {
@@ -286,6 +332,7 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
     ): Promise<{ status: 'ok' }> {
       const id = await ownedRecord(owner, recordId, caller.orgId, ifMatch);
       const slots = owner.kind === 'teardowns' && target.column === 'documents' ? SLOT_COLUMNS : [];
+      const now = ctx.clock.now();
       const removed = await ctx.db.transaction().execute(async (tx) => {
         const outcome = await repo.detach(tx, {
           table: owner.table,
@@ -294,7 +341,7 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
           column: target.column,
           url,
           slots,
-          now: ctx.clock.now(),
+          now,
           ifMatch,
         });
         if (!outcome) return undefined;
@@ -309,6 +356,8 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
             newState: { [slot]: null },
           });
         }
+        const change = await recordChange(tx, owner, outcome.row, now);
+        await appendEvents(tx, [fileRemoved(change, { kind: target.noun, url, slots: outcome.clearedSlots })]);
         return queued;
       });
       if (removed) await deleteAfterCommit(ctx, removed, caller.log);
@@ -322,8 +371,9 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
       const owner = OWNERS.teardowns;
       const slot = SLOT_DOC_TYPES[docType];
       const id = await ownedRecord(owner, recordId, caller.orgId, ifMatch);
+      const now = ctx.clock.now();
       const cleared = await ctx.db.transaction().execute(async (tx) => {
-        const outcome = await repo.clearSlot(tx, { id, orgId: caller.orgId, slot, now: ctx.clock.now(), ifMatch });
+        const outcome = await repo.clearSlot(tx, { id, orgId: caller.orgId, slot, now, ifMatch });
         if (!outcome) return undefined;
         const queued = await queueDropped(tx, owner, id, [outcome.url], outcome.remainingUrls, caller.log);
         await recordAudit(tx, caller.actor, {
@@ -335,6 +385,8 @@ export function filesService(ctx: Pick<AppContext, 'config' | 'db' | 'store' | '
           newState: { [slot]: null },
           metadata: { url: outcome.url },
         });
+        const change = await recordChange(tx, owner, outcome.row, now);
+        await appendEvents(tx, [fileRemoved(change, { kind: 'document', url: outcome.url, slots: [slot] })]);
         return queued;
       });
       if (cleared) await deleteAfterCommit(ctx, cleared, caller.log);

@@ -25,6 +25,15 @@ export const DateTime = Type.String({
   format: 'date-time',
   [PYDANTIC]: { type: 'datetime_from_date_parsing', msg: 'Input should be a valid datetime (ISO 8601 with a time zone)' },
 });
+/** `updated_since` of the list endpoints: an RFC 3339 date-time with its offset (`Z` or `+02:00`). */
+export const UpdatedSince = Type.String({
+  format: 'date-time',
+  pattern: '^(?!0000)',
+  description:
+    'Only records changed at or after this instant (`updated_at >= updated_since`): an RFC 3339 date-time with its offset, e.g. `2026-11-22T19:40:00Z` (URL-encode a `+` offset as `%2B`). Use with `sort_by=updated_at` to fetch what changed since your last sync.',
+  examples: ['2026-11-22T19:40:00Z'],
+  [PYDANTIC]: { type: 'datetime_from_date_parsing', msg: 'Input should be a valid datetime (RFC 3339 with a time zone offset)' },
+});
 /** A response timestamp: handlers return Date objects, serialised as ISO 8601 UTC. */
 export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
 export const HttpUrl = Type.String({

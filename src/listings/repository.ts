@@ -34,6 +34,14 @@ export interface ListingFilters {
   conditionPattern?: string;
   countryPattern?: string;
   searchPattern?: string;
+  /** Only rows with updated_at at or after it. */
+  updatedSince?: Date;
+}
+
+/** The order of a list page; ties are broken by id in the same direction. */
+export interface ListingOrder {
+  sortBy: 'created_at' | 'updated_at';
+  direction: 'asc' | 'desc';
 }
 
 export interface DeletedListing {
@@ -70,14 +78,16 @@ export function listingsRepository(db: Database) {
     },
 
     /**
-     * Active listings of one organization, newest first, ties on id: the order of the
-     * (org_id, status, created_at DESC, id DESC) index, which also serves the count.
+     * Active listings of one organization in the given order, ties on id: the order of the
+     * (org_id, status, created_at DESC, id DESC) and (org_id, status, updated_at, id) indexes, which
+     * also serve the count.
      */
     async pageOfActive(
       orgId: string,
       filters: ListingFilters,
       page: number,
       perPage: number,
+      order: ListingOrder = { sortBy: 'created_at', direction: 'desc' },
     ): Promise<{ rows: ListingDetailRow[]; total: number }> {
       let query = withSeller().where('l.org_id', '=', orgId).where('l.status', '=', 'active');
       // Legacy parts / landing_gear rows are readable by id only (decisions.md section 5).
@@ -87,6 +97,7 @@ export function listingsRepository(db: Database) {
       for (const { column, id } of filters.vocabulary) query = query.where(`l.${column}`, '=', id);
       if (filters.conditionPattern !== undefined) query = query.where('l.condition', 'ilike', filters.conditionPattern);
       if (filters.countryPattern !== undefined) query = query.where('l.country', 'ilike', filters.countryPattern);
+      if (filters.updatedSince !== undefined) query = query.where('l.updated_at', '>=', filters.updatedSince);
       const search = filters.searchPattern;
       if (search !== undefined) {
         query = query.where((eb) =>
@@ -95,8 +106,8 @@ export function listingsRepository(db: Database) {
       }
       const [rows, count] = await Promise.all([
         query
-          .orderBy('l.created_at', 'desc')
-          .orderBy('l.id', 'desc')
+          .orderBy(`l.${order.sortBy}`, order.direction)
+          .orderBy('l.id', order.direction)
           .limit(perPage)
           .offset(pageOffset(page, perPage))
           .execute(),

@@ -2,7 +2,20 @@
 import { Type } from '@sinclair/typebox';
 import { ALL_LISTING_TYPES, LISTING_CREATE_STATUSES, LISTING_STATUSES, LISTING_TYPES } from '../domain/listings.js';
 import { AUDIENCE_VALUES } from '../domain/records.js';
-import { CountryCode, DateTime, HttpUrl, ImportEnvelope, ImportResult, Nullable, PaginationQuery, StringEnum, Text, Timestamp, Uuid } from '../http/schemas.js';
+import {
+  CountryCode,
+  DateTime,
+  HttpUrl,
+  ImportEnvelope,
+  ImportResult,
+  Nullable,
+  PaginationQuery,
+  StringEnum,
+  Text,
+  Timestamp,
+  UpdatedSince,
+  Uuid,
+} from '../http/schemas.js';
 import { VocabularyView } from '../vocabularies/schemas.js';
 
 // Generous bounds: no real value comes near them, and no field may carry megabytes or Infinity.
@@ -88,6 +101,9 @@ export const ListingQuery = Type.Object({
   condition: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive equality' })),
   country: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring' })),
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of title, description or msn' })),
+  updated_since: Type.Optional(UpdatedSince),
+  sort_by: StringEnum(['created_at', 'updated_at'], { default: 'created_at', description: 'Sort key; ties broken by id in the same direction.' }),
+  sort_dir: StringEnum(['asc', 'desc'], { default: 'desc' }),
   ...PaginationQuery,
 });
 
@@ -139,6 +155,7 @@ export const ListingListItem = Type.Object({
   ...vocabularyObjects,
   seller_org: SellerOrg,
   created_at: Timestamp,
+  updated_at: Timestamp,
 });
 
 // --- operator import (decisions.md section 7)

@@ -14,6 +14,8 @@ import { audienceAuditAction, canonicalAudience } from '../domain/audience.js';
 import { isUuid } from '../domain/ids.js';
 import type { StoredListingType } from '../domain/listings.js';
 import type { VocabularyKind } from '../domain/records.js';
+import { appendEvents } from '../events/log.js';
+import { type RecordChange, recordEvent, writeEvents } from '../events/record.js';
 import { deleteAfterCommit, droppedObjects, fileDeletionsRepository, REQUEST_LEASE_MS } from '../files/deletions.js';
 import { etagOf, type IfMatch, matchesVersion, preconditionFailed, type Tagged } from '../http/conditional.js';
 import { listingNotFound, suspendedByOperator, vocabRequired } from '../http/errors.js';
@@ -88,6 +90,15 @@ function assertMatches(ifMatch: IfMatch | undefined, id: string, version: number
 }
 
 
+/** A change of one listing, for its events: the record as GET by id answers it after the change. */
+const listingChange = (orgId: string, id: string, at: Date, object: unknown): RecordChange => ({
+  entity: 'listing',
+  orgId,
+  entityId: id,
+  at,
+  object,
+});
+
 /** The vocabulary a PATCH sets: only the field of the listing's own type counts; the others are ignored. */
 async function vocabularyChange(
   vocabularies: VocabularyRepository,
@@ -151,7 +162,10 @@ export function listingService(deps: ListingServiceDeps) {
           entityId: id,
           newState: body,
         });
-        return detailOf(tx, vocabularies, id, owner.orgId);
+        const detail = await detailOf(tx, vocabularies, id, owner.orgId);
+        // Last: the event takes the organization's counter row lock, held until the commit.
+        await appendEvents(tx, [recordEvent(listingChange(owner.orgId, id, now, detail.body), 'created')]);
+        return detail;
       });
     },
 
@@ -167,8 +181,10 @@ export function listingService(deps: ListingServiceDeps) {
       if (query.condition) filters.conditionPattern = equalsPattern(query.condition);
       if (query.country) filters.countryPattern = containsPattern(query.country);
       if (query.search) filters.searchPattern = containsPattern(query.search);
+      if (query.updated_since !== undefined) filters.updatedSince = new Date(query.updated_since);
 
-      const { rows, total } = await listingsRepository(db).pageOfActive(owner.orgId, filters, query.page, query.per_page);
+      const order = { sortBy: query.sort_by, direction: query.sort_dir };
+      const { rows, total } = await listingsRepository(db).pageOfActive(owner.orgId, filters, query.page, query.per_page, order);
       const lookup = await loadVocabularyLookup(vocabularies, rows);
       return listPage(
         rows.map((row) => toListingListItem(row, lookup)),
@@ -205,9 +221,10 @@ export function listingService(deps: ListingServiceDeps) {
       if (vocabulary) changes[vocabulary.column] = vocabulary.id;
       if (Object.keys(changes).length === 0) return detailOf(db, vocabularies, id, owner.orgId);
 
+      const now = clock.now();
       const { detail, queued } = await db.transaction().execute(async (tx) => {
         const repo = listingsRepository(tx);
-        const written = await repo.updateReturningPrevious(id, owner.orgId, changes, clock.now(), vocabulary?.column, ifMatch);
+        const written = await repo.updateReturningPrevious(id, owner.orgId, changes, now, vocabulary?.column, ifMatch);
         if (!written) {
           // Nothing written: the listing is gone, a stale If-Match (checked first), or an operator's hold refused the status.
           const current = await repo.moderationOf(id, owner.orgId);
@@ -235,7 +252,12 @@ export function listingService(deps: ListingServiceDeps) {
           if (action)
             await recordAudit(tx, actor, { ...audit, action, previousState: { audience: previousAudience }, newState: { audience } });
         }
-        return { detail: await detailOf(tx, vocabularies, id, owner.orgId), queued };
+        const detail = await detailOf(tx, vocabularies, id, owner.orgId);
+        // updated when anything but the status was written, status_changed when the status moved.
+        const status = { previous: String(before.status), current: detail.body.status };
+        const otherFields = vocabulary !== undefined || keys.some((key) => key !== 'status');
+        await appendEvents(tx, writeEvents(listingChange(owner.orgId, id, now, detail.body), status, otherFields));
+        return { detail, queued };
       });
       await deleteAfterCommit(deps, queued, log);
       return detail;
@@ -252,15 +274,18 @@ export function listingService(deps: ListingServiceDeps) {
           throw listingNotFound();
         }
         const { title, msn, listing_type, status, country } = row;
+        const kept = { title, msn, listing_type, status, country };
         await recordAudit(tx, actor, {
           orgId: owner.orgId,
           action: AUDIT.listing.deleted,
           entityType: 'listing',
           entityId: id,
-          previousState: { title, msn, listing_type, status, country },
+          previousState: kept,
         });
         // Queued with the delete itself: a crash or a storage outage after the commit leaves the sweep a row.
-        return queueDropped(deps, tx, id, [...(row.documents ?? []), ...(row.images ?? [])], [], log);
+        const queued = await queueDropped(deps, tx, id, [...(row.documents ?? []), ...(row.images ?? [])], [], log);
+        await appendEvents(tx, [recordEvent(listingChange(owner.orgId, id, clock.now(), kept), 'deleted')]);
+        return queued;
       });
       // After the commit, under a short deadline: a storage failure never undoes nor holds the delete.
       await deleteAfterCommit(deps, queued, log);
@@ -279,8 +304,9 @@ async function moderateListing(deps: ListingServiceDeps, actor: Actor, id: strin
   if (!isUuid(id)) throw listingNotFound();
   const { db, clock, vocabularies } = deps;
   const reason = body.reason?.trim() || undefined;
+  const now = clock.now();
   return db.transaction().execute(async (tx) => {
-    const moved = await listingsRepository(tx).moderate(id, body.status, clock.now());
+    const moved = await listingsRepository(tx).moderate(id, body.status, now);
     if (!moved) throw listingNotFound();
     await recordAudit(tx, actor, {
       orgId: moved.org_id,
@@ -291,7 +317,11 @@ async function moderateListing(deps: ListingServiceDeps, actor: Actor, id: strin
       newState: { status: body.status, moderation_hold: moved.moderation_hold },
       metadata: reason ? { reason } : {},
     });
-    return detailOf(tx, vocabularies, id, moved.org_id);
+    const detail = await detailOf(tx, vocabularies, id, moved.org_id);
+    // A status change is status_changed; the same status set again (a hold lifted or kept) is updated.
+    const status = { previous: moved.previous_status, current: body.status };
+    await appendEvents(tx, writeEvents(listingChange(moved.org_id, id, now, detail.body), status, false));
+    return detail;
   });
 }
 

@@ -64,5 +64,6 @@ export function toListingListItem(row: ListingDetailRow, lookup: VocabularyLooku
     ...vocabularyOf(row, lookup),
     seller_org: sellerOrg(row),
     created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }

@@ -19,9 +19,11 @@ export interface ListFilters {
   /** LIKE patterns, already escaped. */
   countryPattern?: string;
   searchPattern?: string;
+  /** Only rows with updated_at at or after it. */
+  updatedSince?: Date;
 }
 
-export type SortColumn = 'created_at' | 'msn' | 'status' | 'country' | 'start_date' | 'asset_type';
+export type SortColumn = 'created_at' | 'msn' | 'status' | 'country' | 'start_date' | 'asset_type' | 'updated_at';
 
 export interface ListWindow {
   sortColumn: SortColumn;
@@ -43,6 +45,7 @@ const LIST_COLUMNS = [
   'description',
   'published_at',
   'created_at',
+  'updated_at',
 ] as const;
 
 export interface PatchBefore {
@@ -63,6 +66,7 @@ export function teardownRepository(db: Kysely<DB>) {
     if (f.aircraftTypeId) query = query.where('aircraft_type_id', '=', f.aircraftTypeId);
     if (f.engineModelId) query = query.where('engine_model_id', '=', f.engineModelId);
     if (f.countryPattern) query = query.where('country', 'ilike', f.countryPattern);
+    if (f.updatedSince) query = query.where('updated_at', '>=', f.updatedSince);
     const search = f.searchPattern;
     if (search) {
       query = query.where((eb) =>

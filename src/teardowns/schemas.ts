@@ -12,6 +12,7 @@ import {
   TEARDOWN_STATUSES,
   type TeardownStatus,
 } from '../domain/teardowns.js';
+import { UpdatedSince } from '../http/schemas.js';
 import {
   authErrorResponses,
   CountryCode,
@@ -158,6 +159,7 @@ export const SORT_COLUMNS = {
   location_country: 'country',
   teardown_start_date: 'start_date',
   asset_type: 'asset_type',
+  updated_at: 'updated_at',
 } as const;
 export type SortBy = keyof typeof SORT_COLUMNS;
 
@@ -168,6 +170,7 @@ export const ListTeardownsQuery = Type.Object({
   status: Type.Optional(StatusCsv),
   country: Type.Optional(Text(100, { description: 'Case-insensitive substring of the country code.' })),
   search: Type.Optional(Text(200, { description: 'Case-insensitive substring of msn, registration or description.' })),
+  updated_since: Type.Optional(UpdatedSince),
   // Object.keys answers string[]; these are SORT_COLUMNS' own literal keys.
   sort_by: StringEnum(Object.keys(SORT_COLUMNS) as SortBy[], { default: 'created_at' }),
   sort_dir: StringEnum(['asc', 'desc'], { default: 'desc' }),
@@ -226,6 +229,7 @@ export const TeardownListItem = Type.Object({
   description: NullableText,
   published_at: Timestamp,
   created_at: Timestamp,
+  updated_at: Timestamp,
 });
 
 export const TransitionResult = Type.Object({

@@ -109,6 +109,7 @@ async function listTeardowns(ctx: Ctx, orgId: string, q: Static<typeof ListTeard
     engineModelId: engineModel ? (await resolveVocabulary(ctx.vocabularies, 'engine_model', engineModel)).id : undefined,
     countryPattern: country ? containsPattern(country) : undefined,
     searchPattern: search ? containsPattern(search) : undefined,
+    updatedSince: q.updated_since === undefined ? undefined : new Date(q.updated_since),
   };
   const repo = teardownRepository(ctx.db);
   const offset = pageOffset(q.page, q.per_page);

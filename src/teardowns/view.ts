@@ -61,6 +61,7 @@ export type ListRow = Pick<
   | 'description'
   | 'published_at'
   | 'created_at'
+  | 'updated_at'
 >;
 
 export function toListItem(row: ListRow, vocabulary: VocabularyLookup) {
@@ -78,6 +79,7 @@ export function toListItem(row: ListRow, vocabulary: VocabularyLookup) {
     description: row.description,
     published_at: row.published_at,
     created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }
 

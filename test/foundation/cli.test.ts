@@ -290,6 +290,7 @@ describe('vocabularies, jobs and demo', () => {
         revoked_keys: expect.any(Number),
         deleted_files: expect.any(Number),
         purged_idempotency_keys: expect.any(Number),
+        purged_events: expect.any(Number),
         purged_webhook_deliveries: expect.any(Number),
       });
     },

@@ -59,6 +59,7 @@ describe('list listings', () => {
           aircraft_type: listing.aircraft_type,
           seller_org: listing.seller_org,
           created_at: listing.created_at,
+          updated_at: listing.updated_at,
         },
       ],
       total: 1,

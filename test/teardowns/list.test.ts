@@ -176,6 +176,7 @@ describe('GET /teardowns: shape and scope', () => {
           description: 'Wide_body 100% parts',
           published_at: expect.any(String),
           created_at: '2026-01-01T00:00:00.000Z',
+          updated_at: expect.any(String),
         },
       ],
       total: 1,
