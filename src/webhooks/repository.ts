@@ -30,6 +30,28 @@ export interface NewDelivery {
   createdAt: Date;
 }
 
+/** What a lease holder writes on its endpoint. */
+export type LeasedUpdate = Partial<
+  Pick<
+    WebhookEndpointRow,
+    'last_delivered_seq' | 'attempt' | 'next_attempt_at' | 'failing_since' | 'lease_until' | 'lease_token' | 'enabled' | 'disabled_reason' | 'disabled_at'
+  >
+>;
+
+const deliveryValues = (d: NewDelivery) => ({
+  endpoint_id: d.endpointId,
+  org_id: d.orgId,
+  event_id: d.eventId,
+  event_seq: d.eventSeq,
+  event_type: d.eventType,
+  attempt: d.attempt,
+  status_code: d.statusCode,
+  error: d.error,
+  duration_ms: Math.round(d.durationMs),
+  next_retry_at: d.nextRetryAt,
+  created_at: d.createdAt,
+});
+
 export function webhookRepository(db: Executor) {
   return {
     /**
@@ -97,22 +119,23 @@ export function webhookRepository(db: Executor) {
     },
 
     async logDelivery(d: NewDelivery): Promise<void> {
-      await db
-        .insertInto('webhook_deliveries')
-        .values({
-          endpoint_id: d.endpointId,
-          org_id: d.orgId,
-          event_id: d.eventId,
-          event_seq: d.eventSeq,
-          event_type: d.eventType,
-          attempt: d.attempt,
-          status_code: d.statusCode,
-          error: d.error,
-          duration_ms: Math.round(d.durationMs),
-          next_retry_at: d.nextRetryAt,
-          created_at: d.createdAt,
-        })
-        .execute();
+      await db.insertInto('webhook_deliveries').values(deliveryValues(d)).execute();
+    },
+
+    /**
+     * One round trip after an attempt: logs it and writes the lease holder's progress (a
+     * data-modifying CTE: the attempt is logged even when the lease was lost). Undefined when the
+     * lease was lost; a foreign-key error when the endpoint was deleted meanwhile.
+     */
+    settle(d: NewDelivery, token: string, set: LeasedUpdate): Promise<WebhookEndpointRow | undefined> {
+      return db
+        .with('logged', (qb) => qb.insertInto('webhook_deliveries').values(deliveryValues(d)))
+        .updateTable('webhook_endpoints')
+        .set(set)
+        .where('id', '=', d.endpointId)
+        .where('lease_token', '=', token)
+        .returningAll()
+        .executeTakeFirst();
     },
 
     /**
@@ -137,24 +160,7 @@ export function webhookRepository(db: Executor) {
     },
 
     /** Writes a lease holder's progress; undefined when the lease was lost (expired and taken, replayed, deleted). */
-    async updateLeased(
-      id: string,
-      token: string,
-      set: Partial<
-        Pick<
-          WebhookEndpointRow,
-          | 'last_delivered_seq'
-          | 'attempt'
-          | 'next_attempt_at'
-          | 'failing_since'
-          | 'lease_until'
-          | 'lease_token'
-          | 'enabled'
-          | 'disabled_reason'
-          | 'disabled_at'
-        >
-      >,
-    ): Promise<WebhookEndpointRow | undefined> {
+    async updateLeased(id: string, token: string, set: LeasedUpdate): Promise<WebhookEndpointRow | undefined> {
       return db
         .updateTable('webhook_endpoints')
         .set(set)

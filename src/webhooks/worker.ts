@@ -17,11 +17,11 @@ import { recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { WebhookEndpointRow } from '../db/schema.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
-import { readEvents } from '../events/log.js';
+import { readEvents, type StoredEvent } from '../events/log.js';
 import { idempotencyScope } from '../http/idempotency-scope.js';
 import type { WebhookResolver } from './addresses.js';
 import { DISABLE_AFTER_FAILING_MS, nextRetryAt, sendEvent } from './delivery.js';
-import { webhookRepository } from './repository.js';
+import { type LeasedUpdate, webhookRepository } from './repository.js';
 import { createSender, type Sender } from './sender.js';
 import { endpointView } from './view.js';
 import { type WakeupListener, wakeupListener } from './wakeups.js';
@@ -96,54 +96,67 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   async function deliverTo(claimed: WebhookEndpointRow, token: string): Promise<void> {
     let endpoint = claimed;
     let sends = 0;
+    // The events after the cursor, read a batch at a time; `next` is the first one not yet handled.
+    let batch: StoredEvent[] = [];
+    let next = 0;
     const release = async () => {
       await repo.updateLeased(endpoint.id, token, { lease_until: null, lease_token: null });
     };
     while (!stopped() && sends < SENDS_PER_CLAIM) {
-      const events = await readEvents(ctx.db, endpoint.org_id, { afterSeq: endpoint.last_delivered_seq, limit: READ_BATCH });
-      if (events.length === 0) return release();
-      const head = events.findIndex((e) => matches(endpoint, e.type));
-      if (head === -1) {
-        // Nothing this endpoint wants in the batch: skip it all.
+      if (next >= batch.length) {
+        batch = await readEvents(ctx.db, endpoint.org_id, { afterSeq: endpoint.last_delivered_seq, limit: READ_BATCH });
+        next = 0;
+        if (batch.length === 0) return release();
+      }
+      let head = next;
+      while (head < batch.length && !matches(endpoint, batch[head].type)) head++;
+      if (head === batch.length) {
+        // Nothing this endpoint wants in the rest of the batch: skip it.
         const moved = await repo.updateLeased(endpoint.id, token, {
-          last_delivered_seq: events[events.length - 1].seq,
+          last_delivered_seq: batch[batch.length - 1].seq,
           lease_until: leaseFrom(ctx.clock.now()),
         });
         if (!moved) return;
         endpoint = moved;
+        next = batch.length;
         continue;
       }
-      const event = events[head];
-      const skippedTo = head > 0 ? events[head - 1].seq : endpoint.last_delivered_seq;
+      const event = batch[head];
+      const skippedTo = head > 0 ? batch[head - 1].seq : endpoint.last_delivered_seq;
       const attempt = endpoint.attempt + 1;
       const result = await sendEvent(sender, ctx.clock, endpoint, event);
       sends += 1;
       const now = ctx.clock.now();
       ctx.metrics.webhookAttempts.inc({ outcome: result.ok ? 'success' : result.error?.startsWith('refused:') ? 'refused' : 'failure' });
       if (result.ok) ctx.metrics.webhookDelay.observe(Math.max(0, now.getTime() - event.created_at.getTime()) / 1000);
-      const log$ = (nextRetry: Date | null) =>
+      /** Logs the attempt and writes the endpoint's new state, in one statement, under the lease. */
+      const settle = (nextRetry: Date | null, set: LeasedUpdate) =>
         repo
-          .logDelivery({
-            endpointId: endpoint.id,
-            orgId: endpoint.org_id,
-            eventId: event.id,
-            eventSeq: event.seq,
-            eventType: event.type,
-            attempt,
-            statusCode: result.statusCode,
-            error: result.error,
-            durationMs: result.durationMs,
-            nextRetryAt: nextRetry,
-            createdAt: now,
-          })
+          .settle(
+            {
+              endpointId: endpoint.id,
+              orgId: endpoint.org_id,
+              eventId: event.id,
+              eventSeq: event.seq,
+              eventType: event.type,
+              attempt,
+              statusCode: result.statusCode,
+              error: result.error,
+              durationMs: result.durationMs,
+              nextRetryAt: nextRetry,
+              createdAt: now,
+            },
+            token,
+            set,
+          )
           .catch((err: { code?: string }) => {
-            // The endpoint was deleted while its request was in flight: nothing to log it under.
-            if (err?.code !== FOREIGN_KEY_VIOLATION) throw err;
+            // The endpoint was deleted while its request was in flight: nothing left to write.
+            if (err?.code === FOREIGN_KEY_VIOLATION) return undefined;
+            throw err;
           });
 
       if (result.ok) {
-        await log$(null);
-        const moved = await repo.updateLeased(endpoint.id, token, {
+        const moved = await settle(null, {
           last_delivered_seq: event.seq,
           attempt: 0,
           failing_since: null,
@@ -152,6 +165,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
         });
         if (!moved) return;
         endpoint = moved;
+        next = head + 1;
         if (!endpoint.enabled) return release();
         continue;
       }
@@ -160,9 +174,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       const gone = result.statusCode === 410;
       const tooLong = now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS;
       if (gone || tooLong) {
-        await log$(null);
         const reason = gone ? DISABLED_GONE : DISABLED_FAILING;
-        const disabled = await repo.updateLeased(endpoint.id, token, {
+        const disabled = await settle(null, {
           last_delivered_seq: skippedTo,
           attempt,
           failing_since: failingSince,
@@ -179,8 +192,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
         return;
       }
       const retryAt = nextRetryAt(now, attempt, settings.retryScheduleSeconds);
-      await log$(retryAt);
-      await repo.updateLeased(endpoint.id, token, {
+      await settle(retryAt, {
         last_delivered_seq: skippedTo,
         attempt,
         failing_since: failingSince,

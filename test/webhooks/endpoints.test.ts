@@ -10,7 +10,7 @@ import { createWebhookApp, startReceiver, type Receiver } from './helpers.js';
 
 const URL_OK = 'http://127.0.0.1:9/hooks/marketplace';
 
-describe('webhook endpoints', () => {
+describe('webhook endpoints', { timeout: 60_000 }, () => {
   let t: TestApp;
   let seller: Principal;
   let other: Principal;
@@ -179,7 +179,7 @@ describe('webhook endpoints', () => {
   });
 });
 
-describe('webhook URL refusals (SSRF)', () => {
+describe('webhook URL refusals (SSRF)', { timeout: 60_000 }, () => {
   let strict: TestApp;
   let relaxed: TestApp;
   let seller: Principal;

@@ -13,8 +13,7 @@ import { createEndpoint, createWebhookApp, type Receiver, startReceiver, until }
 
 type WebhookApp = Awaited<ReturnType<typeof createWebhookApp>>;
 
-
-describe('every event type is delivered', () => {
+describe('every event type is delivered', { timeout: 60_000 }, () => {
   let t: WebhookApp;
   let seller: Principal;
   let stranger: Principal;
@@ -86,7 +85,7 @@ describe('every event type is delivered', () => {
       if (produce) await produce({ teardown, listing });
       const got = await until(
         () => receiver.delivered().find((r) => r.json.type === type && r.json.data.entity_id === entity),
-        15_000,
+        20_000,
         `a ${type} delivery`,
       );
       expect(() =>
@@ -109,10 +108,10 @@ describe('every event type is delivered', () => {
   }
 
   it("never sends an organization's events to another organization's endpoint", async () => {
-    await until(() => receiver.delivered().length >= EVENT_TYPES.length, 10_000, 'the deliveries above');
+    await until(() => receiver.delivered().length >= EVENT_TYPES.length, 20_000, 'the deliveries above');
     expect(strangerReceiver.received).toEqual([]);
     await createTeardown(t, stranger);
-    await until(() => strangerReceiver.delivered().length >= 1, 10_000, "the stranger's own event");
+    await until(() => strangerReceiver.delivered().length >= 1, 20_000, "the stranger's own event");
     const mine = new Set(receiver.delivered().map((r) => r.headers['webhook-id']));
     expect(strangerReceiver.delivered().every((r) => !mine.has(r.headers['webhook-id']))).toBe(true);
   });

@@ -8,7 +8,7 @@ import { commitChange, createEndpoint, createWebhookApp, patchTeardown, type Rec
 
 type WebhookApp = Awaited<ReturnType<typeof createWebhookApp>>;
 
-describe.runIf(backend() === 'postgres')('webhook delivery with two instances on one database', () => {
+describe.runIf(backend() === 'postgres')('webhook delivery with two instances on one database', { timeout: 90_000 }, () => {
   let a: WebhookApp;
   let b: WebhookApp;
   const receivers: Receiver[] = [];

@@ -100,7 +100,14 @@ describe.each(variants)('webhook delivery across a restart (%s)', (kind) => {
     const delivered = receiver.delivered()[0];
     expect(delivered.json).toMatchObject({ type: 'teardown.created', data: { entity_id: created.teardown_id } });
     expect(delivered.headers['webhook-id']).toBe(failedId);
-    const log = await json(second.baseUrl, 'GET', `/public/v1/webhook-endpoints/${endpoint.id}/deliveries`, headers);
+    const log = await until(
+      async () => {
+        const page = await json(second.baseUrl, 'GET', `/public/v1/webhook-endpoints/${endpoint.id}/deliveries`, headers);
+        return page.items[0]?.succeeded ? page : undefined;
+      },
+      10_000,
+      'the logged delivery',
+    );
     expect(log.items[0]).toMatchObject({ succeeded: true, status_code: 204 });
     expect(log.items.at(-1)).toMatchObject({ succeeded: false, status_code: 503, attempt: 1 });
     second.kill('SIGTERM');
