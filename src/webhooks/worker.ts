@@ -32,6 +32,12 @@ const READ_BATCH = 100;
 const SENDS_PER_CLAIM = 100;
 /** A lease outlives one request by this much: time to write the result. */
 const LEASE_MARGIN_MS = 5000;
+/**
+ * Notifications arrive once per commit; a burst of commits makes one claim, not one per commit
+ * (an endpoint being delivered to picks up its new events by itself). Bounds the claims a busy
+ * write load causes to 100 a second, for at most this much extra delay.
+ */
+const WAKE_COALESCE_MS = 10;
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -73,6 +79,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   let stopping = false;
   let pumping = false;
   let again = false;
+  let wakeTimer: NodeJS.Timeout | undefined;
 
   const stopped = () => stopping || ctx.lifecycle.draining;
   const leaseFrom = (now: Date) => new Date(now.getTime() + leaseMs);
@@ -206,6 +213,14 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
     await release();
   }
 
+  function wakeSoon(): void {
+    if (wakeTimer || stopped()) return;
+    wakeTimer = setTimeout(() => {
+      wakeTimer = undefined;
+      pump();
+    }, WAKE_COALESCE_MS);
+  }
+
   function track(endpoint: WebhookEndpointRow, token: string) {
     const work = deliverTo(endpoint, token)
       .catch((err) => {
@@ -265,7 +280,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       timer = setInterval(pump, settings.pollMs);
       timer.unref();
       if (options.listen) {
-        listener = wakeupListener({ ...options.listen, onWake: pump, log });
+        listener = wakeupListener({ ...options.listen, onWake: wakeSoon, log });
         await listener.start();
       }
       pump();
@@ -275,6 +290,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       stopping = true;
       if (timer) clearInterval(timer);
       timer = undefined;
+      if (wakeTimer) clearTimeout(wakeTimer);
       await listener?.stop();
       // Each request in flight ends within WEBHOOK_TIMEOUT_MS; its endpoint's lease is then released.
       while (running.size > 0) await Promise.allSettled([...running]);
