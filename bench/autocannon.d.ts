@@ -19,6 +19,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     amount?: number;
+    /** Requests per second over all connections (rate-limited load). */
+    overallRate?: number;
     timeout?: number;
     pipelining?: number;
     requests?: Request[];

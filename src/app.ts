@@ -34,6 +34,9 @@ import { documentTags, publicDocument } from './observability/openapi.js';
 import { systemRoutes } from './observability/routes.js';
 import { publicRoutes } from './public-routes.js';
 import { vocabularyRepository } from './vocabularies/repository.js';
+import { systemResolver, type WebhookResolver } from './webhooks/addresses.js';
+import { WebhookEndpointView } from './webhooks/schemas.js';
+import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.js';
 
 export interface AppOverrides {
   /** An open database; the app then neither migrates nor closes it. */
@@ -43,12 +46,16 @@ export interface AppOverrides {
   store?: ObjectStore;
   /** false silences logs (tests); an object is passed to pino. */
   logger?: boolean | Record<string, unknown>;
+  /** How webhook hosts are resolved (URL checks and connections); the system DNS by default. Tests fake it. */
+  webhookResolver?: WebhookResolver;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     jobs: ReturnType<typeof createJobs>;
+    /** The webhook delivery worker, with the sender and resolver the test sends and URL checks use. */
+    webhooks: WebhookWorker;
   }
 }
 
@@ -141,6 +148,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addSchema(BusinessError);
   app.addSchema(ValidationError);
   app.addSchema(PlainError);
+  app.addSchema(WebhookEndpointView);
 
   app.addHook('onRequest', async (request, reply) => {
     setAnswerHeaders(request, reply);
@@ -205,6 +213,21 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   await app.register(docsPage);
 
+  // Webhook delivery: a worker on every instance (webhooks/worker.ts), started once the app is
+  // ready, stopped on close; it stops claiming as soon as a shutdown drain begins.
+  app.decorate(
+    'webhooks',
+    createWebhookWorker({
+      ctx,
+      log: app.log,
+      resolver: overrides.webhookResolver ?? systemResolver,
+      listen:
+        database.kind === 'postgres' && database.url
+          ? { url: database.url, connectTimeoutMs: (database.deadlines ?? config.db).connectTimeoutMs }
+          : undefined,
+    }),
+  );
+
   await app.register(systemRoutes);
   await app.register(storageRoutes);
   if (config.adminToken) await app.register(adminRoutes, { prefix: '/admin/v1', token: config.adminToken });
@@ -230,9 +253,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.decorate('jobs', createJobs(ctx, app.log));
   app.addHook('onReady', async () => {
     if (config.jobsIntervalSeconds > 0) app.jobs.start(config.jobsIntervalSeconds * 1000);
+    await app.webhooks.start();
   });
   app.addHook('onClose', async () => {
     app.jobs.stop();
+    await app.webhooks.stop();
     database.queryObservers.delete(noticeDatabase);
     database.idleErrorObservers.delete(idleConnectionLost);
     await authListener?.stop();

@@ -53,6 +53,15 @@ const EnvSchema = Type.Object({
   DEMO_ON_FIRST_START: Bool(true),
   SHUTDOWN_DRAIN_SECONDS: Int(5, 0),
   SHUTDOWN_GRACE_SECONDS: Int(30, 0),
+  WEBHOOK_TIMEOUT_MS: Int(10_000, 1, 120_000),
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.String({
+    default: '5,300,1800,7200,18000,36000,36000',
+    pattern: '^\\s*\\d+\\s*(,\\s*\\d+\\s*)*$',
+    maxLength: 1000,
+  }),
+  WEBHOOK_POLL_MS: Int(1000, 0),
+  WEBHOOK_CONCURRENCY: Int(16, 1, 1000),
+  WEBHOOK_ALLOW_PRIVATE_URLS: Bool(false),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -110,6 +119,19 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   demoOnFirstStart: boolean;
+  /** Webhook delivery (src/webhooks, docs/operations.md "Webhooks"). */
+  webhooks: {
+    /** One attempt: connect, send and receive the status line, all within this. */
+    timeoutMs: number;
+    /** Seconds to wait after the 1st, 2nd, ... failed attempt; the last value repeats. */
+    retryScheduleSeconds: number[];
+    /** How often each instance looks for due deliveries; 0 turns delivery off on this instance. */
+    pollMs: number;
+    /** Endpoints one instance delivers to at once. */
+    concurrency: number;
+    /** Development and tests: http, loopback and private addresses are accepted (never link-local or metadata). */
+    allowPrivateUrls: boolean;
+  };
   shutdown: {
     /** After SIGTERM: /readyz answers 503 while the listener keeps serving this long. */
     drainSeconds: number;
@@ -223,6 +245,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     demoOnFirstStart: e.DEMO_ON_FIRST_START,
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map((v) => Number(v.trim())),
+      pollMs: e.WEBHOOK_POLL_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS,
+    },
     shutdown: { drainSeconds: e.SHUTDOWN_DRAIN_SECONDS, graceSeconds: e.SHUTDOWN_GRACE_SECONDS },
   };
 }

@@ -12,6 +12,7 @@ import { listingAdminRoutes } from '../listings/admin-routes.js';
 import { teardownAdminRoutes } from '../teardowns/admin-routes.js';
 import { toVocabularyView } from '../vocabularies/repository.js';
 import { vocabularyService } from '../vocabularies/service.js';
+import { webhookAdminRoutes } from '../webhooks/admin-routes.js';
 import { adminAuthHook } from './auth.js';
 import * as S from './schemas.js';
 import { VOCABULARY_KINDS } from './schemas.js';
@@ -135,4 +136,5 @@ export async function adminRoutes(root: FastifyInstance, options: { token: strin
   // Feature admin rows, inside this scope (same token, same errors).
   await app.register(listingAdminRoutes);
   await app.register(teardownAdminRoutes);
+  await app.register(webhookAdminRoutes);
 }

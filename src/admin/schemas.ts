@@ -146,4 +146,5 @@ export const JobsRunView = Type.Object({
   deleted_files: Type.Integer(),
   purged_idempotency_keys: Type.Integer(),
   purged_events: Type.Integer({ description: 'Events older than EVENT_RETENTION_DAYS deleted from the event feed.' }),
+  purged_webhook_deliveries: Type.Integer({ description: 'Webhook delivery attempts older than EVENT_RETENTION_DAYS deleted.' }),
 });

@@ -73,6 +73,16 @@ export const AUDIT = {
   user: { created: 'user.created', updated: 'user.updated' },
   api_key: { minted: 'api_key.minted', revoked: 'api_key.revoked', rotated: 'api_key.rotated' },
   vocabulary: { created: 'vocabulary.created' },
+  webhook_endpoint: {
+    created: 'webhook_endpoint.created',
+    updated: 'webhook_endpoint.updated',
+    deleted: 'webhook_endpoint.deleted',
+    secretRotated: 'webhook_endpoint.secret_rotated',
+    /** By the delivery worker: a 410 answer, or failing for 3 days (metadata.reason). */
+    disabled: 'webhook_endpoint.disabled',
+    /** Operator replay: cursor rewound to before an event, endpoint re-enabled. */
+    replayed: 'webhook_endpoint.replayed',
+  },
 } as const satisfies { readonly [E in RecordEntity]: RecordFamilies<E> } & { readonly [entity: string]: unknown };
 
 type LeafOf<T> = T extends string ? T : { [K in keyof T]: LeafOf<T[K]> }[keyof T];

@@ -18,6 +18,7 @@ import { compileBodyValidator, toSchemaItems } from '../http/validation.js';
 import { runJobsOnce } from '../jobs/scheduler.js';
 import { toVocabularyView, vocabularyRepository } from '../vocabularies/repository.js';
 import { vocabularyService } from '../vocabularies/service.js';
+import { webhookAdminService } from '../webhooks/service.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 export type Values = Record<string, string | boolean | undefined>;
@@ -58,12 +59,18 @@ function checked<T extends TSchema>(schema: T, body: Row): Static<T> {
   throw new UsageError(`invalid input:\n${problems.join('\n')}`);
 }
 
-
 function uuid(values: Values, flag: string): string {
   const value = values[flag];
   if (typeof value !== 'string') throw new UsageError(`--${flag} is required`);
   if (!isUuid(value)) throw new UsageError(`--${flag} must be a UUID (got '${value}')`);
   return value;
+}
+
+function positive(value: string | boolean | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer (got '${value}')`);
+  return n;
 }
 
 function onOff(value: string | boolean | undefined, flag: string): boolean | undefined {
@@ -296,7 +303,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'run-jobs': {
-    summary: 'Run the periodic jobs now (auto-archive, key revocation, file sweep, Idempotency-Key and event purges)',
+    summary: 'Run the periodic jobs now (auto-archive, key revocation, file sweep, Idempotency-Key, event and webhook delivery purges)',
     usage: '',
     options: {},
     prepare:
@@ -310,6 +317,75 @@ export const commands: Record<string, Command> = {
           await store.close();
         }
       },
+  },
+  'list-webhooks': {
+    summary: 'List webhook endpoints with their delivery state (secrets are never shown)',
+    usage: '[--org ORG_ID]',
+    options: { org: str },
+    prepare(v) {
+      const orgId = v.org === undefined ? undefined : uuid(v, 'org');
+      return async ({ db, config }) => {
+        const { items } = await webhookAdminService({ db, clock: systemClock, config }).list(orgId);
+        const table = items.map((e) => ({
+          id: e.id,
+          org_id: e.org_id,
+          url: e.url,
+          state: e.enabled
+            ? e.failing_since
+              ? `failing since ${day(e.failing_since)}`
+              : 'enabled'
+            : `disabled: ${e.disabled_reason ?? '-'}`,
+          delivered_seq: e.last_delivered_seq,
+          next_attempt: day(e.next_attempt_at),
+        }));
+        return { json: { items }, table };
+      };
+    },
+  },
+  'list-webhook-deliveries': {
+    summary: "An endpoint's delivery attempts, newest first",
+    usage: '--endpoint ENDPOINT_ID [--page N] [--per-page N]',
+    options: { endpoint: str, page: str, 'per-page': str },
+    prepare(v) {
+      const endpointId = uuid(v, 'endpoint');
+      const page = positive(v.page, 'page', 1);
+      const perPage = positive(v['per-page'], 'per-page', 20);
+      return async ({ db, config }) => {
+        const result = await webhookAdminService({ db, clock: systemClock, config }).deliveries(endpointId, {
+          page,
+          per_page: Math.min(perPage, 100),
+        });
+        const table = result.items.map((d) => ({
+          at: day(d.created_at),
+          event_id: d.event_id,
+          type: d.event_type,
+          attempt: d.attempt,
+          result: d.status_code ?? '-',
+          error: d.error ?? '-',
+          ms: d.duration_ms,
+          next_retry: day(d.next_retry_at),
+        }));
+        return { json: result, table };
+      };
+    },
+  },
+  'replay-webhook': {
+    summary: 'Re-enable an endpoint and deliver again from an event (it and every later one, in order)',
+    usage: '--endpoint ENDPOINT_ID --from EVENT_ID',
+    options: { endpoint: str, from: str },
+    prepare(v) {
+      const endpointId = uuid(v, 'endpoint');
+      const fromEventId = uuid(v, 'from');
+      return async ({ db, config }) => {
+        const view = await webhookAdminService({ db, clock: systemClock, config }).replay({ kind: 'admin' }, endpointId, fromEventId, {
+          via_cli: true,
+        });
+        return {
+          json: view,
+          fields: { id: view.id, url: view.url, enabled: view.enabled ? 'yes' : 'no', replays_after_seq: view.last_delivered_seq },
+        };
+      };
+    },
   },
   demo: {
     summary: 'Create a demo organization, seller and key, and print a ready-to-paste curl',

@@ -10,6 +10,7 @@ import * as m0005 from './migrations/0005_row_versions.js';
 import * as m0006 from './migrations/0006_idempotency_keys.js';
 import * as m0007 from './migrations/0007_events.js';
 import * as m0008 from './migrations/0008_updated_at_indexes.js';
+import * as m0009 from './migrations/0009_webhooks.js';
 
 // Static imports rather than a folder scan: the compiled build and tsx see the same list.
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0006_idempotency_keys': m0006,
   '0007_events': m0007,
   '0008_updated_at_indexes': m0008,
+  '0009_webhooks': m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -195,6 +195,50 @@ export interface EventsTable {
   created_at: Timestamp;
 }
 
+/** A partner's webhook endpoint (migration 0009): its settings, secrets and delivery cursor. */
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  org_id: string;
+  /** 1..20, unique per organization: what caps an organization at 20 endpoints. */
+  slot: number;
+  url: string;
+  description: string | null;
+  /** null: every event type, types added later included. */
+  event_types: string[] | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  enabled: Generated<boolean>;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  /** events.seq of the last event delivered (or skipped by the type filter). */
+  last_delivered_seq: number;
+  /** Failed attempts of the head event so far. */
+  attempt: Generated<number>;
+  next_attempt_at: Timestamp;
+  failing_since: Date | null;
+  lease_until: Date | null;
+  lease_token: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One delivery attempt (a test send included). */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  endpoint_id: string;
+  org_id: string;
+  event_id: string;
+  event_seq: number | null;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  next_retry_at: Date | null;
+  created_at: Timestamp;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -208,9 +252,13 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   event_streams: EventStreamsTable;
   events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type User = Selectable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

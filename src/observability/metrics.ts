@@ -37,6 +37,18 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
       labelNames: ['dependency'] as const,
       registers: [registry],
     }),
+    webhookAttempts: new Counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts made by this instance, by outcome (success, failure, refused)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    webhookDelay: new Histogram({
+      name: 'webhook_delivery_delay_seconds',
+      help: 'From the commit of an event to its successful delivery by this instance (retries included)',
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 30, 300, 3600],
+      registers: [registry],
+    }),
     jobRuns: new Counter({
       name: 'job_items_total',
       help: 'Rows changed by periodic jobs, by job',

@@ -31,7 +31,7 @@ describe.runIf(backend() === 'pglite')('the README walkthrough', () => {
 
   it('runs as written: every curl is -sS, the create, list, transition, upload, listing, retry and ETag steps answer as the comments say', async () => {
     const blocks = shellBlocks(readFileSync('README.md', 'utf8'), '## A walkthrough with curl');
-    expect(blocks).toHaveLength(2);
+    expect(blocks).toHaveLength(4); // the walkthrough, retries and ETags, the event feed, updated_since
     const script = blocks.join('\n');
     for (const line of script.split('\n').filter((l) => /\bcurl\b/.test(l))) expect(line).toMatch(/curl -sSi? /);
 
@@ -53,6 +53,8 @@ describe.runIf(backend() === 'pglite')('the README walkthrough', () => {
     expect(output.match(/^idempotent-replayed: true\r?$/gim)).toHaveLength(1); // the retried create
     expect(output).toContain('"error_code":"precondition_failed"'); // the losing PATCH
     expect(output).toMatch(/^HTTP\/1\.1 304 Not Modified/m); // the cached read
+    expect(output).toMatch(/"type":"teardown\.status_changed","created_at":"[^"]+","data":\{"entity_id":"[0-9a-f-]{36}","object":\{/); // the feed
+    expect(output).toMatch(/"next_cursor":"[A-Za-z0-9_-]+","has_more":false/); // the feed, resumed
     // Nothing else went wrong: no other error answer, no curl error.
     expect(output.match(/"error_code"/g)).toHaveLength(1);
     expect(output).not.toMatch(/curl: \(\d+\)|not found|Not Found/);

@@ -500,7 +500,7 @@ describe('jobs', () => {
     await t.admin('PATCH', `/admin/v1/users/${p.userId}`, { status: 'deactivated' });
     const res = await t.admin('POST', '/admin/v1/jobs/run');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ archived_teardowns: expect.any(Number), revoked_keys: expect.any(Number), deleted_files: expect.any(Number), purged_idempotency_keys: expect.any(Number), purged_events: expect.any(Number) });
+    expect(res.json()).toEqual({ archived_teardowns: expect.any(Number), revoked_keys: expect.any(Number), deleted_files: expect.any(Number), purged_idempotency_keys: expect.any(Number), purged_events: expect.any(Number), purged_webhook_deliveries: expect.any(Number) });
     expect(res.json().revoked_keys).toBeGreaterThanOrEqual(1);
     expect((await t.admin('POST', '/admin/v1/jobs/run')).json().revoked_keys).toBe(0);
   });

@@ -293,6 +293,7 @@ describe('vocabularies, jobs and demo', () => {
         deleted_files: expect.any(Number),
         purged_idempotency_keys: expect.any(Number),
         purged_events: expect.any(Number),
+        purged_webhook_deliveries: expect.any(Number),
       });
     },
     SLOW,

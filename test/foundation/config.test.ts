@@ -40,8 +40,26 @@ describe('defaults', () => {
       logLevel: 'info',
       trustProxy: false,
       demoOnFirstStart: true,
+      webhooks: {
+        timeoutMs: 10_000,
+        retryScheduleSeconds: [5, 300, 1800, 7200, 18000, 36000, 36000],
+        pollMs: 1000,
+        concurrency: 16,
+        allowPrivateUrls: false,
+      },
       shutdown: { drainSeconds: 5, graceSeconds: 30 },
     });
+  });
+
+  it('reads the webhook settings, and refuses a malformed retry schedule', () => {
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE_SECONDS: ' 1, 2 ,30', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).webhooks).toMatchObject({
+      retryScheduleSeconds: [1, 2, 30],
+      allowPrivateUrls: true,
+    });
+    for (const bad of ['', ',', '1,,2', '5s', '-1', '1.5']) {
+      if (bad === '') continue; // empty means unset
+      expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE_SECONDS: bad }), bad).toThrow(/WEBHOOK_RETRY_SCHEDULE_SECONDS/);
+    }
   });
 
   it('treats an empty variable as unset', () => {

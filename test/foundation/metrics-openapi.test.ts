@@ -114,7 +114,7 @@ describe('/public/v1/openapi.json', () => {
   it('declares the Idempotency-Key header, the 409 and Idempotent-Replayed on every POST', () => {
     type Operation = { parameters?: { name: string; in: string }[]; responses?: Record<string, { headers?: Record<string, unknown> }> };
     const posts = Object.entries(doc.paths).flatMap(([path, item]) => (item.post ? [[path, item.post as Operation] as const] : []));
-    expect(posts.length).toBe(11); // 2 creates, the transition, 8 upload routes
+    expect(posts.length).toBe(14); // 2 creates, the transition, 8 upload routes, 3 webhook-endpoint POSTs
     for (const [path, operation] of posts) {
       expect(operation.parameters?.some((p) => p.name === 'Idempotency-Key' && p.in === 'header'), path).toBe(true);
       expect(operation.responses?.['409'], path).toBeDefined();

@@ -13,6 +13,7 @@ import { type DatabaseDeadlines, type DatabaseHandle, openDatabase } from '../..
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { ObjectStore } from '../../src/files/object-store.js';
 import { type RateLimitStore, redisRateLimitStore } from '../../src/http/rate-limit.js';
+import type { WebhookResolver } from '../../src/webhooks/addresses.js';
 import { manualClock } from './clock.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -40,6 +41,8 @@ export interface TestAppOptions {
   deadlines?: DatabaseDeadlines;
   /** Let the app build its limiter from its configuration (REDIS_URL in `env`) rather than the test's. */
   configuredLimiter?: boolean;
+  /** How the app resolves webhook hosts (a fake DNS); the system's by default. */
+  webhookResolver?: WebhookResolver;
 }
 
 export const backend = () => (process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'pglite');
@@ -96,7 +99,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const limiter = options.configuredLimiter
     ? undefined
     : (options.limiter ?? (process.env.TEST_REDIS_URL ? redisRateLimitStore(process.env.TEST_REDIS_URL, { prefix: `rl:test:${randomUUID()}:` }) : undefined));
-  const app = await buildApp(config, { database: handle, clock, logger: false, store: options.store, limiter });
+  const app = await buildApp(config, { database: handle, clock, logger: false, store: options.store, limiter, webhookResolver: options.webhookResolver });
   await app.ready();
   return {
     app,
