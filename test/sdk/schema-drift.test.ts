@@ -49,6 +49,14 @@ const RESOURCE_METHODS: Record<string, string> = {
   uploadListingImage: 'listings.images.upload',
   removeListingImage: 'listings.images.remove',
   listEvents: 'events.list',
+  createWebhookEndpoint: 'webhookEndpoints.create',
+  listWebhookEndpoints: 'webhookEndpoints.list',
+  getWebhookEndpoint: 'webhookEndpoints.get',
+  updateWebhookEndpoint: 'webhookEndpoints.update',
+  deleteWebhookEndpoint: 'webhookEndpoints.delete',
+  rotateWebhookEndpointSecret: 'webhookEndpoints.rotateSecret',
+  testWebhookEndpoint: 'webhookEndpoints.test',
+  listWebhookDeliveries: 'webhookEndpoints.deliveriesPage',
 };
 
 test('every operation of the served document has a resource method in the SDK', () => {

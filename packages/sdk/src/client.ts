@@ -26,6 +26,14 @@ import type {
   TeardownTransitionResult,
   TeardownUpdate,
   UploadResult,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookDeliveryQuery,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointUpdate,
+  WebhookEndpointWithSecret,
+  WebhookTestResult,
 } from './types.js';
 
 export interface ClientOptions {
@@ -110,6 +118,7 @@ export class PartnerClient {
   readonly teardowns: Teardowns;
   readonly listings: Listings;
   readonly events: Events;
+  readonly webhookEndpoints: WebhookEndpoints;
   readonly #transport: Transport;
   readonly #baseUrl: string;
   readonly #headers: Record<string, string>;
@@ -131,6 +140,7 @@ export class PartnerClient {
     this.teardowns = new Teardowns(this.http, transport);
     this.listings = new Listings(this.http, transport);
     this.events = new Events((query, call) => this.#readEvents(query, call));
+    this.webhookEndpoints = new WebhookEndpoints(this.http, transport);
   }
 
   /** One page of GET /events through the typed client: `types` go comma-separated, as the document says. */
@@ -454,5 +464,92 @@ class Events {
   /** Like `iterate`, then keeps polling every `pollIntervalMs` until `signal` aborts. */
   follow(options: FollowOptions = {}): EventStream {
     return new EventStream(this.#read, options, true);
+  }
+}
+
+/** Webhook endpoints of the organization (seller capability to change them): verify deliveries with `verifyWebhook`. */
+class WebhookEndpoints {
+  readonly #http: Client<paths>;
+  readonly #transport: Transport;
+  constructor(http: Client<paths>, transport: Transport) {
+    this.#http = http;
+    this.#transport = transport;
+  }
+
+  /** POST /webhook-endpoints: answers the endpoint with its signing `secret`, shown only here (store it). Idempotent across retries. */
+  async create(body: WebhookEndpointCreate, options?: CallOptions): Promise<WebhookEndpointWithSecret> {
+    return unwrap(await this.#http.POST('/public/v1/webhook-endpoints', { body, fetch: via(this.#transport, options) }));
+  }
+
+  /** Every endpoint of the organization (at most 20), oldest first; never their secrets. */
+  async list(options?: CallOptions): Promise<WebhookEndpoint[]> {
+    return unwrap(await this.#http.GET('/public/v1/webhook-endpoints', { fetch: via(this.#transport, options) })).items;
+  }
+
+  /** GET /webhook-endpoints/{id}: settings and delivery state. Unknown or another organization's id: NotFound. */
+  async get(endpointId: string, options?: CallOptions): Promise<WebhookEndpoint> {
+    return unwrap(
+      await this.#http.GET('/public/v1/webhook-endpoints/{endpoint_id}', {
+        params: { path: { endpoint_id: endpointId } },
+        fetch: via(this.#transport, options),
+      }),
+    );
+  }
+
+  /** PATCH: `url`, `event_types`, `description`, `enabled` (true resumes from the first event not delivered). No ETag: last write wins. */
+  async update(endpointId: string, body: WebhookEndpointUpdate, options?: CallOptions): Promise<WebhookEndpoint> {
+    return unwrap(
+      await this.#http.PATCH('/public/v1/webhook-endpoints/{endpoint_id}', {
+        params: { path: { endpoint_id: endpointId } },
+        body,
+        fetch: via(this.#transport, options),
+      }),
+    );
+  }
+
+  /** DELETE: stops deliveries at once. A retry that finds it already gone succeeds. */
+  async delete(endpointId: string, options?: CallOptions): Promise<void> {
+    unwrap(
+      await this.#http.DELETE('/public/v1/webhook-endpoints/{endpoint_id}', {
+        params: { path: { endpoint_id: endpointId } },
+        fetch: via(this.#transport, options),
+      }),
+    );
+  }
+
+  /** A new signing secret (answered once); the previous one keeps signing beside it for 24 hours. */
+  async rotateSecret(endpointId: string, options?: CallOptions): Promise<WebhookEndpointWithSecret> {
+    return unwrap(
+      await this.#http.POST('/public/v1/webhook-endpoints/{endpoint_id}/rotate-secret', {
+        params: { path: { endpoint_id: endpointId } },
+        fetch: via(this.#transport, options),
+      }),
+    );
+  }
+
+  /** Sends a signed `webhook.test` event now and answers your endpoint's status code or the error. */
+  async test(endpointId: string, options?: CallOptions): Promise<WebhookTestResult> {
+    return unwrap(
+      await this.#http.POST('/public/v1/webhook-endpoints/{endpoint_id}/test', {
+        params: { path: { endpoint_id: endpointId } },
+        fetch: via(this.#transport, options),
+      }),
+    );
+  }
+
+  /** One page of the endpoint's delivery attempts, newest first. */
+  async deliveriesPage(endpointId: string, query: WebhookDeliveryQuery = {}, options?: CallOptions): Promise<WebhookDeliveryPage> {
+    const full = { page: 1, per_page: 20, ...query };
+    return unwrap(
+      await this.#http.GET('/public/v1/webhook-endpoints/{endpoint_id}/deliveries', {
+        params: { path: { endpoint_id: endpointId }, query: full },
+        fetch: via(this.#transport, options),
+      }),
+    );
+  }
+
+  /** Every delivery attempt of the endpoint, newest first, page after page (from `query.page`, default 1). */
+  deliveries(endpointId: string, query: WebhookDeliveryQuery = {}, options?: CallOptions): AsyncIterable<WebhookDelivery> {
+    return allItems((page) => this.deliveriesPage(endpointId, { ...query, page }, options), query.page ?? 1);
   }
 }

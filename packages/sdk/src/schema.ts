@@ -407,6 +407,129 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's webhook endpoints
+         * @description Every endpoint of the organization (at most 20), oldest first. Secrets are never shown here.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Subscribe a URL to events
+         * @description Creates an endpoint that receives the organization's events committed from now on (at most 20 endpoints per organization: a 21st answers 422 `too_many_webhook_endpoints`). The answer carries the signing `secret`, shown only here and on rotate-secret.
+         *
+         *     Each event is POSTed as JSON `{"type", "timestamp", "data"}` (`data` holds `entity_id` and the record as `GET` by id returns it after the change; for `*.deleted`, what the deletion kept) with these headers, the [Standard Webhooks](https://www.standardwebhooks.com) way:
+         *
+         *     - `webhook-id`: the event id, the same on every retry: deduplicate on it.
+         *     - `webhook-timestamp`: Unix seconds of this attempt. Refuse requests more than 5 minutes off your clock.
+         *     - `webhook-signature`: `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{raw body}">`, keyed with the base64-decoded part of your secret after `whsec_`. For 24 hours after a rotation it carries two signatures separated by a space (new secret first): accept the request if any one matches. Compare in constant time.
+         *     - `content-type: application/json`, `user-agent: aviation-partner-api-webhooks/1.0`.
+         *
+         *     Answer any 2xx within 10 seconds to acknowledge (do the work after answering). Anything else, a timeout or a connection error is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then every 10 h. Events reach an endpoint **in order**: while the oldest undelivered event is retried, later ones wait behind it. An endpoint answering **410 Gone** is disabled at once; one that has not succeeded for **3 days** is disabled too (`disabled_reason` says which); `PATCH {"enabled": true}` resumes from the first event it did not receive. Delivery is at least once: the same `webhook-id` may come twice. Redirects are not followed.
+         *
+         *     Event types: `teardown.created`, `teardown.updated`, `teardown.status_changed`, `teardown.file_added`, `teardown.file_removed`, `teardown.deleted`, `listing.created`, `listing.updated`, `listing.status_changed`, `listing.file_added`, `listing.file_removed`, `listing.deleted`; `webhook.test` only from `POST /webhook-endpoints/{id}/test`.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/webhook-endpoints/{endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one webhook endpoint
+         * @description Its settings and delivery state (`enabled`, `disabled_reason`, `failing_since`, `consecutive_failures`); never the secret.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Stops deliveries at once and deletes the endpoint with its delivery log.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the URL, event types, description, or enable / disable
+         * @description Sparse update. A new URL is checked like on create. `enabled: false` pauses deliveries; `enabled: true` resumes them from the first event the endpoint has not received, at once, with a fresh retry schedule (also after an automatic disable).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/public/v1/webhook-endpoints/{endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the signing secret (the old one keeps signing for 24 h)
+         * @description Answers the new `secret` (shown only here). For the next 24 hours every request carries two signatures in `webhook-signature`, space-separated: the new secret's first, then the previous one's, so receivers can switch over at their pace. After that, only the new secret signs.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/webhook-endpoints/{endpoint_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test event now and answer the outcome
+         * @description Sends one signed `webhook.test` event (`data.endpoint_id`) to this endpoint, enabled or not, while you wait (up to the 10 s delivery timeout), and answers your endpoint's status code or the error. It is not in the event feed, is not retried and does not disturb the order of real events; it appears in the delivery log.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/webhook-endpoints/{endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's delivery attempts, newest first
+         * @description One item per attempt (retries and test sends included): the event, the attempt number, your status code or the error, the duration, and when a failed event is tried next. Kept as long as events (30 days by default).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -871,6 +994,38 @@ export interface components {
             is_active: boolean;
             /** Format: date-time */
             created_at: string;
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            /** @example https://erp.example.com/hooks/marketplace */
+            url: string;
+            description: string | null;
+            event_types: string[] | null;
+            enabled: boolean;
+            /**
+             * @description Why deliveries stopped: endpoint_answered_410 (your endpoint answered 410 Gone), failing_for_3_days (no success for 3 days), disabled_by_partner (PATCH enabled=false). null while enabled.
+             * @enum {string|null}
+             */
+            disabled_reason: "endpoint_answered_410" | "failing_for_3_days" | "disabled_by_partner" | null;
+            /** Format: date-time */
+            disabled_at: string | null;
+            /**
+             * Format: date-time
+             * @description First failed attempt of the current failure streak; null after a success.
+             */
+            failing_since: string | null;
+            /** @description Failed attempts of the event at the head of the queue. */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description Until then, requests also carry a signature made with the secret before the last rotation.
+             */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
     };
     responses: never;
@@ -8063,6 +8218,1678 @@ export interface operations {
                         detail: {
                             /** @enum {string} */
                             error_code: "cursor_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: too_many_requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["WebhookEndpoint"][];
+                    };
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: too_many_requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://erp.example.com/hooks/marketplace",
+                 *       "event_types": [
+                 *         "teardown.created",
+                 *         "teardown.updated"
+                 *       ],
+                 *       "description": "ERP production sync"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Where events are POSTed: an https URL whose host resolves to public addresses only (no loopback, private, link-local or metadata address; no user:password@). Checked when set and again at every delivery. Refused URLs answer 422 `invalid_webhook_url`.
+                     * @example https://erp.example.com/hooks/marketplace
+                     */
+                    url: string;
+                    /**
+                     * @description The event types this endpoint receives. Omitted or null: every type, including types added later. One of: teardown.created, teardown.updated, teardown.status_changed, teardown.file_added, teardown.file_removed, teardown.deleted, listing.created, listing.updated, listing.status_changed, listing.file_added, listing.file_removed, listing.deleted.
+                     * @example [
+                     *       "teardown.created",
+                     *       "teardown.status_changed"
+                     *     ]
+                     */
+                    event_types?: ("teardown.created" | "teardown.updated" | "teardown.status_changed" | "teardown.file_added" | "teardown.file_removed" | "teardown.deleted" | "listing.created" | "listing.updated" | "listing.status_changed" | "listing.file_added" | "listing.file_removed" | "listing.deleted")[] | null;
+                    /**
+                     * @description Free text for your own records.
+                     * @example ERP production sync
+                     */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint and its new signing secret. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"] & {
+                        /**
+                         * @description The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. Verify each request with it (Standard Webhooks).
+                         * @example whsec_aLxxXhXq/WjizLsOllSWSQpALZAANsgZQBJZJszlVsY=
+                         */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_idempotency_key */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_idempotency_key";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Conflict: idempotency_key_in_use */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Payload too large: payload_too_large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "unsupported_media_type";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error: idempotency_key_reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
+                };
+            };
+            /** @description Too many requests: too_many_requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint UUID. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: too_many_requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint UUID. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; empty body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: invalid_organization_header, bad_request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: too_many_requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook endpoint UUID. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Where events are POSTed: an https URL whose host resolves to public addresses only (no loopback, private, link-local or metadata address; no user:password@). Checked when set and again at every delivery. Refused URLs answer 422 `invalid_webhook_url`.
+                     * @example https://erp.example.com/hooks/marketplace
+                     */
+                    url?: string;
+                    /**
+                     * @description The event types this endpoint receives. Omitted or null: every type, including types added later. One of: teardown.created, teardown.updated, teardown.status_changed, teardown.file_added, teardown.file_removed, teardown.deleted, listing.created, listing.updated, listing.status_changed, listing.file_added, listing.file_removed, listing.deleted.
+                     * @example [
+                     *       "teardown.created",
+                     *       "teardown.status_changed"
+                     *     ]
+                     */
+                    event_types?: ("teardown.created" | "teardown.updated" | "teardown.status_changed" | "teardown.file_added" | "teardown.file_removed" | "teardown.deleted" | "listing.created" | "listing.updated" | "listing.status_changed" | "listing.file_added" | "listing.file_removed" | "listing.deleted")[] | null;
+                    /**
+                     * @description Free text for your own records.
+                     * @example ERP production sync
+                     */
+                    description?: string | null;
+                    /** @description false stops deliveries (events keep accumulating); true resumes them from the first event not yet delivered, at once, and clears disabled_reason. */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Payload too large: payload_too_large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "payload_too_large";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Unsupported media type: unsupported_media_type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "unsupported_media_type";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: too_many_requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint UUID. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint and its new signing secret. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"] & {
+                        /**
+                         * @description The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. Verify each request with it (Standard Webhooks).
+                         * @example whsec_aLxxXhXq/WjizLsOllSWSQpALZAANsgZQBJZJszlVsY=
+                         */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_idempotency_key */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_idempotency_key";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Conflict: idempotency_key_in_use */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error: idempotency_key_reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
+                };
+            };
+            /** @description Too many requests: too_many_requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: 1-255 printable ASCII characters (or an RFC 8941 quoted string), scoped to your organization and the user who minted the key, kept 24 hours. A retry with the same key and content gets the first answer back with `Idempotent-Replayed: true`; other content answers 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.
+                 * @example b5f0c3a2-8a4e-4f0e-9d59-3f1f6f0d2a11
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Webhook endpoint UUID. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event_id": "2b0b5bb2-3b47-4d5e-9d51-0d3f6f0e0a11",
+                     *       "succeeded": true,
+                     *       "status_code": 204,
+                     *       "error": null,
+                     *       "duration_ms": 48
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        event_id: string;
+                        succeeded: boolean;
+                        status_code: number | null;
+                        error: string | null;
+                        duration_ms: number;
+                    };
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request, invalid_idempotency_key */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request" | "invalid_idempotency_key";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Conflict: idempotency_key_in_use */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_in_use";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Validation error: idempotency_key_reused */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "idempotency_key_reused";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
+                };
+            };
+            /** @description Too many requests: too_many_requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "too_many_requests";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Internal Server Error";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
+            /** @description Service unavailable: service_unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "service_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description 1-indexed page number */
+                page?: number;
+                /** @description Items per page, 1 to 100 */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook endpoint UUID. */
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The event (the webhook-id header). For a test send, the id of that test event.
+                             */
+                            event_id: string;
+                            /** @example teardown.created */
+                            event_type: string;
+                            /** @description 1 for the first attempt at this event, 2 for the first retry, ... */
+                            attempt: number;
+                            succeeded: boolean;
+                            /** @description Your endpoint's HTTP status; null when no answer came. */
+                            status_code: number | null;
+                            /** @description Why the attempt failed: HTTP <status>, a timeout, a connection error, a refused address. */
+                            error: string | null;
+                            duration_ms: number;
+                            /**
+                             * Format: date-time
+                             * @description When the event is tried again (failed attempts only).
+                             */
+                            next_retry_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        per_page: number;
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Bad request: invalid_organization_header, bad_request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_organization_header" | "bad_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not authenticated: missing_or_malformed_authorization, invalid_api_key, api_key_expired */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "missing_or_malformed_authorization" | "invalid_api_key" | "api_key_expired";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
                         } & {
                             [key: string]: unknown;
                         };

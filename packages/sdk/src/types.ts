@@ -33,6 +33,19 @@ export type ListingStatus = Listing['status'];
 /** The answer of every upload: where the file is stored and what was kept of it. */
 export type UploadResult = Ok<operations['uploadTeardownDocument'], 200>;
 
+/** A webhook endpoint as read, listed or updated: never its secret. */
+export type WebhookEndpoint = Ok<operations['getWebhookEndpoint'], 200>;
+/** The answer of create and rotate-secret: the endpoint and its signing `secret` (`whsec_...`), shown only then. */
+export type WebhookEndpointWithSecret = Ok<operations['createWebhookEndpoint'], 201>;
+export type WebhookEndpointCreate = Body<operations['createWebhookEndpoint']>;
+export type WebhookEndpointUpdate = Body<operations['updateWebhookEndpoint']>;
+/** What `POST /webhook-endpoints/{id}/test` answers: the test event's id and your endpoint's answer. */
+export type WebhookTestResult = Ok<operations['testWebhookEndpoint'], 200>;
+export type WebhookDeliveryPage = Ok<operations['listWebhookDeliveries'], 200>;
+/** One delivery attempt (newest first): event, attempt number, your status code or the error, duration, next retry. */
+export type WebhookDelivery = WebhookDeliveryPage['items'][number];
+export type WebhookDeliveryQuery = Partial<Query<operations['listWebhookDeliveries']>>;
+
 /** A record with the ETag it was read (or written) with: pass `etag` as `ifMatch` to the next update. */
 export interface Tagged<T> {
   data: T;
