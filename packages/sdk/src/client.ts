@@ -120,12 +120,10 @@ export class PartnerClient {
   readonly events: Events;
   readonly webhookEndpoints: WebhookEndpoints;
   readonly #transport: Transport;
-  readonly #baseUrl: string;
-  readonly #headers: Record<string, string>;
 
   constructor(options: ClientOptions) {
-    this.#baseUrl = options.baseUrl.replace(/\/+$/, '').replace(/\/public\/v1$/, '');
-    this.#headers = { authorization: `Bearer ${options.apiKey}`, 'x-organization-id': options.organizationId };
+    const baseUrl = options.baseUrl.replace(/\/+$/, '').replace(/\/public\/v1$/, '');
+    const headers = { authorization: `Bearer ${options.apiKey}`, 'x-organization-id': options.organizationId };
     this.#transport = createTransport({
       fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
       policy: {
@@ -136,7 +134,7 @@ export class PartnerClient {
       },
     });
     const transport = this.#transport;
-    this.http = createFetchClient<paths>({ baseUrl: this.#baseUrl, headers: this.#headers, fetch: (request) => transport(request) });
+    this.http = createFetchClient<paths>({ baseUrl, headers, fetch: (request) => transport(request) });
     this.teardowns = new Teardowns(this.http, transport);
     this.listings = new Listings(this.http, transport);
     this.events = new Events((query, call) => this.#readEvents(query, call));
