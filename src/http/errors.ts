@@ -163,3 +163,14 @@ export const cursorExpired = () =>
     message:
       'Events after this cursor were purged by retention (EVENT_RETENTION_DAYS). Resynchronise from the list endpoints, then follow the feed from its start (no after).',
   });
+
+/** A webhook URL the SSRF rules refuse (issue 11): not https, credentials, a refused address... */
+export const invalidWebhookUrl = (message: string) => new ApiError(422, { error_code: 'invalid_webhook_url', message });
+
+/** The organization already has `limit` webhook endpoints (enforced in SQL by slots, webhooks/repository.ts). */
+export const tooManyWebhookEndpoints = (limit: number) =>
+  new ApiError(422, {
+    error_code: 'too_many_webhook_endpoints',
+    message: `An organization can have at most ${limit} webhook endpoints; delete one before adding another.`,
+    limit,
+  });

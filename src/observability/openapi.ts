@@ -25,6 +25,7 @@ import {
   invalidIdempotencyKey,
   invalidOrganizationHeader,
   invalidStatus,
+  invalidWebhookUrl,
   missingOrMalformedAuthorization,
   organizationMismatch,
   orgChurned,
@@ -34,12 +35,14 @@ import {
   subscriptionRequired,
   suspendedByOperator,
   tooManyRequests,
+  tooManyWebhookEndpoints,
   unknownVocabulary,
   vocabRequired,
 } from '../http/errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, serviceUnavailable } from '../http/outages.js';
 import { DOC_ONLY, type RouteErrors } from '../http/schemas.js';
 import { PYDANTIC } from '../http/validation.js';
+import { MAX_ENDPOINTS_PER_ORG } from '../webhooks/repository.js';
 
 type Json = Record<string, unknown>;
 
@@ -119,6 +122,8 @@ export const ERROR_CATALOG = {
   too_many_requests: tooManyRequests(12),
   storage_unavailable: storageUnavailable(),
   cursor_expired: cursorExpired(),
+  invalid_webhook_url: invalidWebhookUrl('A webhook URL must use https (got http).'),
+  too_many_webhook_endpoints: tooManyWebhookEndpoints(MAX_ENDPOINTS_PER_ORG),
   service_unavailable: serviceUnavailable('database', DATABASE_RETRY_AFTER_SECONDS),
   // The error handler builds this one inline (fromFrameworkError); the same body here.
   unsupported_media_type: new ApiError(415, {

@@ -5,13 +5,16 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { EVENT_TYPES } from '../events/types.js';
 import { apiActor, callerOf } from '../http/caller.js';
+import { optionalBody, routeErrors } from '../http/schemas.js';
 import {
   CreateWebhookEndpointBody,
   DeliveriesPage,
   DeliveriesQuery,
+  ENDPOINT_EXAMPLE,
+  ENDPOINT_NOT_FOUND,
   EndpointParams,
-  errorResponses,
   TestResult,
+  URL_ERRORS,
   UpdateWebhookEndpointBody,
   WebhookEndpointWithSecret,
 } from './schemas.js';
@@ -46,7 +49,8 @@ export async function webhookRoutes(root: FastifyInstance) {
         description: `Creates an endpoint that receives the organization's events committed from now on (at most 20 endpoints per organization: a 21st answers 422 \`too_many_webhook_endpoints\`). The answer carries the signing \`secret\`, shown only here and on rotate-secret.\n\n${DELIVERY_DOC}`,
         tags,
         body: CreateWebhookEndpointBody,
-        response: { 201: WebhookEndpointWithSecret, ...errorResponses },
+        response: { 201: WebhookEndpointWithSecret },
+        ...routeErrors({ seller: true, codes: { 422: [...(URL_ERRORS?.[422] ?? []), 'too_many_webhook_endpoints'] } }),
       },
     },
     async (request, reply) => {
@@ -63,7 +67,13 @@ export async function webhookRoutes(root: FastifyInstance) {
         summary: "List the organization's webhook endpoints",
         description: 'Every endpoint of the organization (at most 20), oldest first. Secrets are never shown here.',
         tags,
-        response: { 200: Type.Object({ items: Type.Array(Type.Unsafe({ $ref: 'WebhookEndpoint#' })) }), ...errorResponses },
+        response: {
+          200: Type.Object(
+            { items: Type.Array(Type.Unsafe({ $ref: 'WebhookEndpoint#' }), { maxItems: 20 }) },
+            { title: 'WebhookEndpointList', description: "The organization's endpoints, oldest first.", examples: [{ items: [ENDPOINT_EXAMPLE] }] },
+          ),
+        },
+        ...routeErrors({}),
       },
     },
     async (request) => service.list(callerOf(request).orgId),
@@ -79,7 +89,8 @@ export async function webhookRoutes(root: FastifyInstance) {
           'Its settings and delivery state (`enabled`, `disabled_reason`, `failing_since`, `consecutive_failures`); never the secret.',
         tags,
         params: EndpointParams,
-        response: { 200: Type.Unsafe({ $ref: 'WebhookEndpoint#' }), ...errorResponses },
+        response: { 200: Type.Unsafe({ $ref: 'WebhookEndpoint#' }) },
+        ...routeErrors({ notFound: ENDPOINT_NOT_FOUND }),
       },
     },
     async (request) => service.get(callerOf(request).orgId, request.params.endpoint_id),
@@ -89,8 +100,9 @@ export async function webhookRoutes(root: FastifyInstance) {
     '/webhook-endpoints/:endpoint_id',
     {
       config: seller,
+      // No body at all is the empty update; a JSON null is a body, and not an object: a 422.
       preValidation: async (request) => {
-        request.body ??= {};
+        if (request.body === undefined) request.body = {};
       },
       schema: {
         operationId: 'updateWebhookEndpoint',
@@ -100,7 +112,9 @@ export async function webhookRoutes(root: FastifyInstance) {
         tags,
         params: EndpointParams,
         body: UpdateWebhookEndpointBody,
-        response: { 200: Type.Unsafe({ $ref: 'WebhookEndpoint#' }), ...errorResponses },
+        response: { 200: Type.Unsafe({ $ref: 'WebhookEndpoint#' }) },
+        ...routeErrors({ seller: true, notFound: ENDPOINT_NOT_FOUND, codes: URL_ERRORS }),
+        ...optionalBody,
       },
     },
     async (request) => service.update(apiActor(request), callerOf(request).orgId, request.params.endpoint_id, request.body),
@@ -116,7 +130,8 @@ export async function webhookRoutes(root: FastifyInstance) {
         description: 'Stops deliveries at once and deletes the endpoint with its delivery log.',
         tags,
         params: EndpointParams,
-        response: { 204: Type.Null({ description: 'Deleted; empty body.' }), ...errorResponses },
+        response: { 204: Type.Null({ description: 'Deleted; empty body.' }) },
+        ...routeErrors({ seller: true, notFound: ENDPOINT_NOT_FOUND }),
       },
     },
     async (request, reply) => {
@@ -136,7 +151,8 @@ export async function webhookRoutes(root: FastifyInstance) {
           "Answers the new `secret` (shown only here). For the next 24 hours every request carries two signatures in `webhook-signature`, space-separated: the new secret's first, then the previous one's, so receivers can switch over at their pace. After that, only the new secret signs.",
         tags,
         params: EndpointParams,
-        response: { 200: WebhookEndpointWithSecret, ...errorResponses },
+        response: { 200: WebhookEndpointWithSecret },
+        ...routeErrors({ seller: true, notFound: ENDPOINT_NOT_FOUND }),
       },
     },
     async (request) => service.rotateSecret(apiActor(request), callerOf(request).orgId, request.params.endpoint_id),
@@ -153,7 +169,8 @@ export async function webhookRoutes(root: FastifyInstance) {
           "Sends one signed `webhook.test` event (`data.endpoint_id`) to this endpoint, enabled or not, while you wait (up to the 10 s delivery timeout), and answers your endpoint's status code or the error. It is not in the event feed, is not retried and does not disturb the order of real events; it appears in the delivery log.",
         tags,
         params: EndpointParams,
-        response: { 200: TestResult, ...errorResponses },
+        response: { 200: TestResult },
+        ...routeErrors({ seller: true, notFound: ENDPOINT_NOT_FOUND }),
       },
     },
     async (request) => service.sendTest(callerOf(request).orgId, request.params.endpoint_id),
@@ -170,7 +187,8 @@ export async function webhookRoutes(root: FastifyInstance) {
         tags,
         params: EndpointParams,
         querystring: DeliveriesQuery,
-        response: { 200: DeliveriesPage, ...errorResponses },
+        response: { 200: DeliveriesPage },
+        ...routeErrors({ notFound: ENDPOINT_NOT_FOUND }),
       },
     },
     async (request) => service.deliveries(callerOf(request).orgId, request.params.endpoint_id, request.query),

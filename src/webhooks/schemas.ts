@@ -1,17 +1,25 @@
 // Request and response schemas of webhook endpoints (public and admin).
 import { Type } from '@sinclair/typebox';
 import { EVENT_TYPES } from '../events/types.js';
-import {
-  businessErrorRef,
-  Nullable,
-  PaginationQuery,
-  StringEnum,
-  Timestamp,
-  Uuid,
-} from '../http/schemas.js';
+import { businessErrorRef, documentOnly, Nullable, Page, PaginationQuery, type RouteErrors, StringEnum, Timestamp, Uuid } from '../http/schemas.js';
 import { MAX_WEBHOOK_URL_LENGTH } from './addresses.js';
 
 const EXAMPLE_URL = 'https://erp.example.com/hooks/marketplace';
+
+export const ENDPOINT_EXAMPLE = {
+  id: '6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+  url: EXAMPLE_URL,
+  description: 'ERP production sync',
+  event_types: ['teardown.created', 'teardown.updated'],
+  enabled: true,
+  disabled_reason: null,
+  disabled_at: null,
+  failing_since: null,
+  consecutive_failures: 0,
+  previous_secret_expires_at: null,
+  created_at: '2026-11-22T19:40:00.000Z',
+  updated_at: '2026-11-22T19:40:00.000Z',
+};
 
 const Url = Type.String({
   minLength: 1,
@@ -59,7 +67,12 @@ export const UpdateWebhookEndpointBody = Type.Object(
 );
 
 // A malformed id is answered like an unknown one (404 plain string), so the path is not UUID-typed.
-export const EndpointParams = Type.Object({ endpoint_id: Type.String({ description: 'Webhook endpoint UUID.' }) });
+export const EndpointParams = Type.Object({
+  endpoint_id: Type.String({
+    description: 'Webhook endpoint UUID.',
+    ...documentOnly({ format: 'uuid', maxLength: 36, examples: ['6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b'] }),
+  }),
+});
 
 export const DISABLED_REASONS = ['endpoint_answered_410', 'failing_for_3_days', 'disabled_by_partner'] as const;
 
@@ -86,7 +99,7 @@ export const WebhookEndpointView = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'WebhookEndpoint' },
+  { $id: 'WebhookEndpoint', examples: [ENDPOINT_EXAMPLE] },
 );
 
 export const WebhookEndpointWithSecret = Type.Intersect(
@@ -100,10 +113,15 @@ export const WebhookEndpointWithSecret = Type.Intersect(
       }),
     }),
   ],
-  { description: 'The endpoint and its new signing secret.' },
+  {
+    title: 'WebhookEndpointWithSecret',
+    description: 'The endpoint and its new signing secret.',
+    examples: [{ ...ENDPOINT_EXAMPLE, secret: 'whsec_aLxxXhXq/WjizLsOllSWSQpALZAANsgZQBJZJszlVsY=' }],
+  },
 );
 
-export const WebhookDeliveryView = Type.Object({
+export const WebhookDeliveryView = Type.Object(
+  {
   id: Uuid,
   event_id: Type.String({ format: 'uuid', description: 'The event (the webhook-id header). For a test send, the id of that test event.' }),
   event_type: Type.String({ examples: ['teardown.created'] }),
@@ -114,17 +132,30 @@ export const WebhookDeliveryView = Type.Object({
   duration_ms: Type.Integer(),
   next_retry_at: Nullable({ ...Timestamp, description: 'When the event is tried again (failed attempts only).' }),
   created_at: Timestamp,
-});
+  },
+  {
+    title: 'WebhookDelivery',
+    description: 'One delivery attempt of one event to one endpoint.',
+    examples: [
+      {
+        id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+        event_id: '0b6f3a52-7a58-4d5e-9f0e-1c3b4f3f9a10',
+        event_type: 'teardown.created',
+        attempt: 2,
+        succeeded: false,
+        status_code: 503,
+        error: 'HTTP 503',
+        duration_ms: 112,
+        next_retry_at: '2026-11-22T19:45:05.000Z',
+        created_at: '2026-11-22T19:40:05.000Z',
+      },
+    ],
+  },
+);
 
 export const DeliveriesQuery = Type.Object({ ...PaginationQuery });
 
-export const DeliveriesPage = Type.Object({
-  items: Type.Array(WebhookDeliveryView),
-  total: Type.Integer(),
-  page: Type.Integer(),
-  per_page: Type.Integer(),
-  pages: Type.Integer(),
-});
+export const DeliveriesPage = Page(WebhookDeliveryView, 'WebhookDeliveryPage');
 
 export const TestResult = Type.Object(
   {
@@ -134,11 +165,18 @@ export const TestResult = Type.Object(
     error: Nullable(Type.String()),
     duration_ms: Type.Integer(),
   },
-  { examples: [{ event_id: '2b0b5bb2-3b47-4d5e-9d51-0d3f6f0e0a11', succeeded: true, status_code: 204, error: null, duration_ms: 48 }] },
+  {
+    title: 'WebhookTestResult',
+    description: 'The outcome of the test send.',
+    examples: [{ event_id: '2b0b5bb2-3b47-4d5e-9d51-0d3f6f0e0a11', succeeded: true, status_code: 204, error: null, duration_ms: 48 }],
+  },
 );
 
-// PROVISIONAL (sdk2, until main documents these routes with routeErrors): no error schemas in `response`.
-export const errorResponses = {};
+/** The plain 404 of an unknown endpoint, one of another organization, or a malformed id. */
+export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
+
+/** What the routes that set a URL can refuse beyond the schema (http/schemas.ts routeErrors). */
+export const URL_ERRORS: RouteErrors['codes'] = { 422: ['invalid_webhook_url'] };
 
 // --- admin
 export const AdminEndpointsQuery = Type.Object({ org_id: Type.Optional(Uuid) });

@@ -10,11 +10,11 @@ import { listPage, pageOffset } from '../db/list-query.js';
 import type { WebhookEndpointRow } from '../db/schema.js';
 import { isUuid } from '../domain/ids.js';
 import { TEST_EVENT_TYPE } from '../events/types.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, invalidWebhookUrl, tooManyWebhookEndpoints } from '../http/errors.js';
 import { checkWebhookUrl, type WebhookResolver, WebhookUrlError } from './addresses.js';
 import { sendEvent } from './delivery.js';
 import { MAX_ENDPOINTS_PER_ORG, webhookRepository } from './repository.js';
-import type { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from './schemas.js';
+import { type CreateWebhookEndpointBody, ENDPOINT_NOT_FOUND, type UpdateWebhookEndpointBody } from './schemas.js';
 import type { Sender } from './sender.js';
 import { newSecret, PREVIOUS_SECRET_VALID_MS } from './signature.js';
 import { adminEndpointView, deliveryView, endpointView } from './view.js';
@@ -26,14 +26,7 @@ export interface WebhookDeps {
   resolver: WebhookResolver;
 }
 
-export const endpointNotFound = () => new ApiError(404, 'Webhook endpoint not found');
-export const invalidWebhookUrl = (message: string) => new ApiError(422, { error_code: 'invalid_webhook_url', message });
-export const tooManyEndpoints = () =>
-  new ApiError(422, {
-    error_code: 'too_many_webhook_endpoints',
-    message: `An organization can have at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints; delete one before adding another.`,
-    limit: MAX_ENDPOINTS_PER_ORG,
-  });
+export const endpointNotFound = () => new ApiError(404, ENDPOINT_NOT_FOUND);
 const eventNotFound = () =>
   new ApiError(404, { error_code: 'not_found', message: "Event not found in the endpoint's organization (or purged by retention)." });
 
@@ -92,9 +85,9 @@ export function webhookService(ctx: Ctx, deps: WebhookDeps) {
             });
             return created;
           }
-          if ((await repo.countOf(orgId)) >= MAX_ENDPOINTS_PER_ORG) throw tooManyEndpoints();
+          if ((await repo.countOf(orgId)) >= MAX_ENDPOINTS_PER_ORG) throw tooManyWebhookEndpoints(MAX_ENDPOINTS_PER_ORG);
         }
-        throw tooManyEndpoints();
+        throw tooManyWebhookEndpoints(MAX_ENDPOINTS_PER_ORG);
       });
       return { ...endpointView(row), secret };
     },

@@ -16,7 +16,7 @@
 // The only per-resource knowledge is how to seed real records (so that valid ids reach 2xx):
 // RECORDS below, keyed by path parameter name. Seed: FC_SEED (default fixed); runs per operation:
 // OPENAPI_RUNS. OPENAPI_COLLECT=1 reports every violation of an operation instead of the first.
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -41,8 +41,22 @@ const PROBED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTION
 
 // ------------------------------------------------------------------ the app, its document, a world
 
-const t = await createTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000000', AUTH_FAILURE_LIMIT_PER_MINUTE: '100000000' } });
+// Webhook endpoints point at a receiver on loopback (admitted by WEBHOOK_ALLOW_PRIVATE_URLS), so a
+// generated test send gets a real answer fast; the delivery worker is off (no timer in this test).
+const receiver = createServer((_req, res) => res.writeHead(204).end());
+await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+const t = await createTestApp({
+  env: {
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    AUTH_FAILURE_LIMIT_PER_MINUTE: '100000000',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_POLL_MS: '0',
+    WEBHOOK_TIMEOUT_MS: '1000',
+  },
+});
 afterAll(async () => {
+  receiver.close();
   if (STATS) {
     for (const [op, counts] of statusCounts) console.log(`${op.padEnd(70)} ${[...counts].sort().map(([s, n]) => `${s}:${n}`).join(' ')}`);
   }
@@ -110,7 +124,22 @@ const RECORDS: Record<string, RecordPool> = {
     foreign: [(await insertListing(t, stranger)).id],
     fresh: async () => (await insertListing(t, seller)).id,
   },
+  endpoint_id: {
+    seeded: [await createEndpoint(seller)],
+    foreign: [await createEndpoint(stranger)],
+    fresh: () => createEndpoint(seller),
+  },
 };
+
+/** A webhook endpoint of the principal's organization, through the API (20 at most: then the first). */
+async function createEndpoint(principal: Principal): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/public/v1/webhook-endpoints', headers: principal.headers, payload: { url: receiverUrl } });
+  if (res.statusCode === 201) return res.json().id;
+  const list = await t.app.inject({ method: 'GET', url: '/public/v1/webhook-endpoints', headers: principal.headers });
+  const first = list.json().items?.[0]?.id;
+  if (!first) throw new Error(`seeding a webhook endpoint: ${res.statusCode} ${res.body}`);
+  return first;
+}
 
 /** Real values by property / parameter name, preferred by the generators where the schema accepts them. */
 const knownValues: Record<string, readonly unknown[]> = {

@@ -37,7 +37,8 @@ let t: TestApp;
 let seller: Principal;
 let doc: Document;
 beforeAll(async () => {
-  t = await createTestApp();
+  // Webhook URL examples name a public host: this resolver answers for it as public DNS would.
+  t = await createTestApp({ env: { WEBHOOK_POLL_MS: '0' }, webhookResolver: async () => [{ address: '93.184.216.34', family: 4 }] });
   seller = await createSeller(t);
   const res = await t.app.inject({ method: 'GET', url: '/public/v1/openapi.json' });
   expect(res.statusCode).toBe(200);
@@ -66,7 +67,7 @@ function exampleOf(media: Media | undefined): unknown {
 describe('request-body examples', () => {
   it('succeed when sent as they are to a fresh organization', async () => {
     const withBodies = operations().filter(({ operation }) => operation.requestBody?.content['application/json']);
-    expect(withBodies.length).toBe(5); // two creates, two PATCHes, the transition
+    expect(withBodies.length).toBe(7); // teardown and listing create and PATCH, the transition, webhook create and PATCH
     // Creates first (no path id): their answers give the ids the other examples are sent to.
     const ordered = [...withBodies].sort((a, b) => Number(a.path.includes('{')) - Number(b.path.includes('{')));
     const ids: Record<string, string> = {};
@@ -82,6 +83,7 @@ describe('request-body examples', () => {
       const body = res.json();
       if (operation.operationId === 'createTeardown') ids.teardown_id = body.teardown_id;
       if (operation.operationId === 'createListing') ids.listing_id = body.id;
+      if (operation.operationId === 'createWebhookEndpoint') ids.endpoint_id = body.id;
     }
   });
 

@@ -995,6 +995,74 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @description One delivery attempt of one event to one endpoint.
+         * @example {
+         *       "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+         *       "event_id": "0b6f3a52-7a58-4d5e-9f0e-1c3b4f3f9a10",
+         *       "event_type": "teardown.created",
+         *       "attempt": 2,
+         *       "succeeded": false,
+         *       "status_code": 503,
+         *       "error": "HTTP 503",
+         *       "duration_ms": 112,
+         *       "next_retry_at": "2026-11-22T19:45:05.000Z",
+         *       "created_at": "2026-11-22T19:40:05.000Z"
+         *     }
+         */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The event (the webhook-id header). For a test send, the id of that test event.
+             */
+            event_id: string;
+            /** @example teardown.created */
+            event_type: string;
+            /** @description 1 for the first attempt at this event, 2 for the first retry, ... */
+            attempt: number;
+            succeeded: boolean;
+            /** @description Your endpoint's HTTP status; null when no answer came. */
+            status_code: number | null;
+            /** @description Why the attempt failed: HTTP <status>, a timeout, a connection error, a refused address. */
+            error: string | null;
+            duration_ms: number;
+            /**
+             * Format: date-time
+             * @description When the event is tried again (failed attempts only).
+             */
+            next_retry_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description One page: `items`, the `total` count, this `page`, `per_page` and the number of `pages` (0 when total is 0). */
+        WebhookDeliveryPage: {
+            items: components["schemas"]["WebhookDelivery"][];
+            total: number;
+            page: number;
+            per_page: number;
+            pages: number;
+        };
+        /**
+         * @example {
+         *       "id": "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+         *       "url": "https://erp.example.com/hooks/marketplace",
+         *       "description": "ERP production sync",
+         *       "event_types": [
+         *         "teardown.created",
+         *         "teardown.updated"
+         *       ],
+         *       "enabled": true,
+         *       "disabled_reason": null,
+         *       "disabled_at": null,
+         *       "failing_since": null,
+         *       "consecutive_failures": 0,
+         *       "previous_secret_expires_at": null,
+         *       "created_at": "2026-11-22T19:40:00.000Z",
+         *       "updated_at": "2026-11-22T19:40:00.000Z"
+         *     }
+         */
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
@@ -1026,6 +1094,27 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description The organization's endpoints, oldest first. */
+        WebhookEndpointList: {
+            items: components["schemas"]["WebhookEndpoint"][];
+        };
+        /** @description The endpoint and its new signing secret. */
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /**
+             * @description The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. Verify each request with it (Standard Webhooks).
+             * @example whsec_aLxxXhXq/WjizLsOllSWSQpALZAANsgZQBJZJszlVsY=
+             */
+            secret: string;
+        };
+        /** @description The outcome of the test send. */
+        WebhookTestResult: {
+            /** Format: uuid */
+            event_id: string;
+            succeeded: boolean;
+            status_code: number | null;
+            error: string | null;
+            duration_ms: number;
         };
     };
     responses: never;
@@ -8314,7 +8403,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The organization's endpoints, oldest first. */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8326,9 +8415,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["WebhookEndpoint"][];
-                    };
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+                     *           "url": "https://erp.example.com/hooks/marketplace",
+                     *           "description": "ERP production sync",
+                     *           "event_types": [
+                     *             "teardown.created",
+                     *             "teardown.updated"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": null,
+                     *           "disabled_at": null,
+                     *           "failing_since": null,
+                     *           "consecutive_failures": 0,
+                     *           "previous_secret_expires_at": null,
+                     *           "created_at": "2026-11-22T19:40:00.000Z",
+                     *           "updated_at": "2026-11-22T19:40:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
             /** @description Bad request: invalid_organization_header, bad_request */
@@ -8534,13 +8644,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"] & {
-                        /**
-                         * @description The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. Verify each request with it (Standard Webhooks).
-                         * @example whsec_aLxxXhXq/WjizLsOllSWSQpALZAANsgZQBJZJszlVsY=
-                         */
-                        secret: string;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+                     *       "url": "https://erp.example.com/hooks/marketplace",
+                     *       "description": "ERP production sync",
+                     *       "event_types": [
+                     *         "teardown.created",
+                     *         "teardown.updated"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "failing_since": null,
+                     *       "consecutive_failures": 0,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-22T19:40:00.000Z",
+                     *       "updated_at": "2026-11-22T19:40:00.000Z",
+                     *       "secret": "whsec_aLxxXhXq/WjizLsOllSWSQpALZAANsgZQBJZJszlVsY="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             /** @description Bad request: invalid_organization_header, bad_request, invalid_idempotency_key */
@@ -8582,7 +8706,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8597,7 +8721,7 @@ export interface operations {
                     "application/json": {
                         detail: {
                             /** @enum {string} */
-                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
                         } & {
                             [key: string]: unknown;
                         };
@@ -8671,7 +8795,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Validation error: idempotency_key_reused */
+            /** @description Validation error: invalid_webhook_url, too_many_webhook_endpoints, idempotency_key_reused */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -8686,7 +8810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"] | ({
                         detail: {
                             /** @enum {string} */
-                            error_code: "idempotency_key_reused";
+                            error_code: "invalid_webhook_url" | "too_many_webhook_endpoints" | "idempotency_key_reused";
                         } & {
                             [key: string]: unknown;
                         };
@@ -8847,6 +8971,24 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Webhook endpoint not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
+                };
+            };
             /** @description Validation error */
             422: {
                 headers: {
@@ -8992,7 +9134,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9007,11 +9149,29 @@ export interface operations {
                     "application/json": {
                         detail: {
                             /** @enum {string} */
-                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
                         } & {
                             [key: string]: unknown;
                         };
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Webhook endpoint not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
             /** @description Validation error */
@@ -9105,7 +9265,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -9191,7 +9351,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9206,11 +9366,29 @@ export interface operations {
                     "application/json": {
                         detail: {
                             /** @enum {string} */
-                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
                         } & {
                             [key: string]: unknown;
                         };
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Webhook endpoint not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
             /** @description Payload too large: payload_too_large */
@@ -9257,7 +9435,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Validation error */
+            /** @description Validation error: invalid_webhook_url */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9269,7 +9447,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationError"];
+                    "application/json": components["schemas"]["ValidationError"] | ({
+                        detail: {
+                            /** @enum {string} */
+                            error_code: "invalid_webhook_url";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & WithRequired<components["schemas"]["BusinessError"], "detail">);
                 };
             };
             /** @description Too many requests: too_many_requests */
@@ -9369,13 +9554,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"] & {
-                        /**
-                         * @description The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer: store it now. Verify each request with it (Standard Webhooks).
-                         * @example whsec_aLxxXhXq/WjizLsOllSWSQpALZAANsgZQBJZJszlVsY=
-                         */
-                        secret: string;
-                    };
+                    /**
+                     * @example {
+                     *       "id": "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+                     *       "url": "https://erp.example.com/hooks/marketplace",
+                     *       "description": "ERP production sync",
+                     *       "event_types": [
+                     *         "teardown.created",
+                     *         "teardown.updated"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": null,
+                     *       "disabled_at": null,
+                     *       "failing_since": null,
+                     *       "consecutive_failures": 0,
+                     *       "previous_secret_expires_at": null,
+                     *       "created_at": "2026-11-22T19:40:00.000Z",
+                     *       "updated_at": "2026-11-22T19:40:00.000Z",
+                     *       "secret": "whsec_aLxxXhXq/WjizLsOllSWSQpALZAANsgZQBJZJszlVsY="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             /** @description Bad request: invalid_organization_header, bad_request, invalid_idempotency_key */
@@ -9417,7 +9616,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9432,11 +9631,29 @@ export interface operations {
                     "application/json": {
                         detail: {
                             /** @enum {string} */
-                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
                         } & {
                             [key: string]: unknown;
                         };
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Webhook endpoint not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
             /** @description Conflict: idempotency_key_in_use */
@@ -9568,7 +9785,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The outcome of the test send. */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9590,14 +9807,7 @@ export interface operations {
                      *       "duration_ms": 48
                      *     }
                      */
-                    "application/json": {
-                        /** Format: uuid */
-                        event_id: string;
-                        succeeded: boolean;
-                        status_code: number | null;
-                        error: string | null;
-                        duration_ms: number;
-                    };
+                    "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
             /** @description Bad request: invalid_organization_header, bad_request, invalid_idempotency_key */
@@ -9639,7 +9849,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
-            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked */
+            /** @description Forbidden: organization_mismatch, org_inactive, org_churned, subscription_required, api_access_disabled, api_key_creator_revoked, insufficient_capability */
             403: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9654,11 +9864,29 @@ export interface operations {
                     "application/json": {
                         detail: {
                             /** @enum {string} */
-                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked";
+                            error_code: "organization_mismatch" | "org_inactive" | "org_churned" | "subscription_required" | "api_access_disabled" | "api_key_creator_revoked" | "insufficient_capability";
                         } & {
                             [key: string]: unknown;
                         };
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Webhook endpoint not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
             /** @description Conflict: idempotency_key_in_use */
@@ -9789,7 +10017,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One page: `items`, the `total` count, this `page`, `per_page` and the number of `pages` (0 when total is 0). */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -9801,38 +10029,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description The event (the webhook-id header). For a test send, the id of that test event.
-                             */
-                            event_id: string;
-                            /** @example teardown.created */
-                            event_type: string;
-                            /** @description 1 for the first attempt at this event, 2 for the first retry, ... */
-                            attempt: number;
-                            succeeded: boolean;
-                            /** @description Your endpoint's HTTP status; null when no answer came. */
-                            status_code: number | null;
-                            /** @description Why the attempt failed: HTTP <status>, a timeout, a connection error, a refused address. */
-                            error: string | null;
-                            duration_ms: number;
-                            /**
-                             * Format: date-time
-                             * @description When the event is tried again (failed attempts only).
-                             */
-                            next_retry_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        per_page: number;
-                        pages: number;
-                    };
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *           "event_id": "0b6f3a52-7a58-4d5e-9f0e-1c3b4f3f9a10",
+                     *           "event_type": "teardown.created",
+                     *           "attempt": 2,
+                     *           "succeeded": false,
+                     *           "status_code": 503,
+                     *           "error": "HTTP 503",
+                     *           "duration_ms": 112,
+                     *           "next_retry_at": "2026-11-22T19:45:05.000Z",
+                     *           "created_at": "2026-11-22T19:40:05.000Z"
+                     *         }
+                     *       ],
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "per_page": 20,
+                     *       "pages": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
             /** @description Bad request: invalid_organization_header, bad_request */
@@ -9894,6 +10113,24 @@ export interface operations {
                             [key: string]: unknown;
                         };
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+                };
+            };
+            /** @description Not found. Also for an id that is not a UUID, and for a record of another organization. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        detail: "Webhook endpoint not found";
+                    } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
             /** @description Validation error */
