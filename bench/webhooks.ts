@@ -4,12 +4,13 @@
 //   subscribed side delivered before the next measurement starts;
 // - the delay from commit to delivery, p50 / p99 / max: commit = the write's response reaching the
 //   load generator, delivery = the request reaching the receiver; both on this machine's clock. At
-//   full write load (what piles up when writes outrun delivery), and at a steady moderate rate.
+//   full write load (what piles up when writes outrun delivery), and at steady rates (autocannon
+//   sends each second's quota as a burst at the start of the second).
 // The service is the real server process (default settings: WEBHOOK_POLL_MS=1000, LISTEN/NOTIFY
 // wake-ups on PostgreSQL); the two receivers (loopback, answering 204) run in a process of their own,
 // so neither shares an event loop with the load generator.
 //
-//   TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/webhooks.ts [seconds] [steady rate/s]
+//   TEST_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/webhooks.ts [seconds] [steady rates/s, default 10,100]
 // Without TEST_DATABASE_URL it runs on embedded PGlite in a temporary data directory.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -91,7 +92,9 @@ async function seller(base: string, name: string) {
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : Number.NaN;
 
-async function measure(seconds: number, steadyRate: number) {
+const deliveryOff = process.env.BENCH_DELIVERY === 'off';
+
+async function measure(seconds: number, steadyRates: number[]) {
   const { startServerProcess } = await import('../test/helpers/server-process.js');
   const receiver = fork(fileURLToPath(import.meta.url), ['receive'], {
     execArgv: ['--import', 'tsx'],
@@ -117,6 +120,9 @@ async function measure(seconds: number, steadyRate: number) {
       ADMIN_TOKEN,
       DEMO_ON_FIRST_START: 'false',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      // BENCH_DELIVERY=off: endpoints subscribed (the trigger notifies) but no instance delivers, which
+      // isolates what the subscription itself costs the writes from the delivery work on the same cores.
+      ...(deliveryOff ? { WEBHOOK_POLL_MS: '0' } : {}),
       RATE_LIMIT_PER_MINUTE: '100000000',
       LOG_LEVEL: 'warn',
     });
@@ -160,6 +166,7 @@ async function measure(seconds: number, steadyRate: number) {
     }
 
     async function drained(timeoutMs = 120_000) {
+      if (deliveryOff) return Date.now();
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const { count } = await ask<{ count: number }>(receiver, 'count');
@@ -192,7 +199,7 @@ async function measure(seconds: number, steadyRate: number) {
     };
 
     console.log(
-      `backend: ${storage.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; ${CONNECTIONS} connections, ${seconds} s per side and round, rounds A B then B A`,
+      `backend: ${storage.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; ${CONNECTIONS} connections, ${seconds} s per side and round, rounds A B then B A${deliveryOff ? '; delivery off (WEBHOOK_POLL_MS=0)' : ''}`,
     );
     await writes(quiet, 2, false); // warm-up, thrown away
     await writes(subscribed, 2, true);
@@ -212,13 +219,16 @@ async function measure(seconds: number, steadyRate: number) {
     const a2 = await run('A');
     const rpsA = (a1.rps + a2.rps) / 2;
     const rpsB = (b1.rps + b2.rps) / 2;
-    const full = await delays(saturated);
+    const full = deliveryOff ? undefined : await delays(saturated);
 
-    const steadyBefore = new Set(committedAt.keys());
-    const steady = await writes(subscribed, seconds, true, steadyRate);
-    await drained();
-    const steadyIds = [...committedAt.keys()].filter((id) => !steadyBefore.has(id));
-    const calm = await delays(steadyIds);
+    const steadyRuns: { rate: number; rps: number; ids: string[]; d: Awaited<ReturnType<typeof delays>> }[] = [];
+    for (const rate of deliveryOff ? [] : steadyRates) {
+      const before = new Set(committedAt.keys());
+      const steady = await writes(subscribed, seconds, true, rate);
+      await drained();
+      const ids = [...committedAt.keys()].filter((id) => !before.has(id));
+      steadyRuns.push({ rate, rps: steady.rps, ids, d: await delays(ids) });
+    }
 
     console.log('');
     console.log(
@@ -228,19 +238,22 @@ async function measure(seconds: number, steadyRate: number) {
     console.log(
       `| full load | ${rpsA.toFixed(0)} req/s | ${rpsB.toFixed(0)} req/s | ${(rpsB / rpsA).toFixed(2)} | ${a2.p50} / ${a2.p99} ms | ${b2.p50} / ${b2.p99} ms | ${a1.non2xx + a2.non2xx + b1.non2xx + b2.non2xx} |`,
     );
+    if (deliveryOff) return;
     console.log('');
     console.log('| commit → delivery | writes | deliveries | p50 | p99 | max | missing | duplicates |');
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     console.log(
-      `| at full write load (${rpsB.toFixed(0)} writes/s) | ${saturated.length} | ${full.n} | ${full.p50} ms | ${full.p99} ms | ${full.max} ms | ${full.missing} | ${full.duplicates} |`,
+      `| at full write load (${rpsB.toFixed(0)} writes/s) | ${saturated.length} | ${full?.n} | ${full?.p50} ms | ${full?.p99} ms | ${full?.max} ms | ${full?.missing} | ${full?.duplicates} |`,
     );
-    console.log(
-      `| at ${steadyRate} writes/s (measured ${steady.rps.toFixed(0)}) | ${steadyIds.length} | ${calm.n} | ${calm.p50} ms | ${calm.p99} ms | ${calm.max} ms | ${calm.missing} | ${calm.duplicates} |`,
-    );
+    for (const { rate, rps, ids, d } of steadyRuns) {
+      console.log(
+        `| at ${rate} writes/s (measured ${rps.toFixed(0)}) | ${ids.length} | ${d.n} | ${d.p50} ms | ${d.p99} ms | ${d.max} ms | ${d.missing} | ${d.duplicates} |`,
+      );
+    }
   } finally {
     for (const cleanup of cleanups) await cleanup();
   }
 }
 
 if (process.argv[2] === 'receive') receive();
-else await measure(Number(process.argv[2] ?? 10), Number(process.argv[3] ?? 50));
+else await measure(Number(process.argv[2] ?? 10), (process.argv[3] ?? '10,100').split(',').map(Number));
