@@ -24,7 +24,7 @@ export const EventsQuery = Type.Object({
     }),
   ),
   types: Type.Optional(TypesCsv),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Events per page, 1 to 100.' }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Events per page, 1 to 100 (default 50).' })),
 });
 
 const EventData = Type.Object(
@@ -61,6 +61,7 @@ export const EventsPage = Type.Object(
     has_more: Type.Boolean({ description: 'Whether more events (of the requested types) were already committed after this page.' }),
   },
   {
+    description: 'One page of events, oldest first, and the cursor to resume from.',
     examples: [
       {
         items: [

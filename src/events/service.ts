@@ -8,6 +8,8 @@ import type { EventsQuery } from './schemas.js';
 
 type Ctx = Pick<AppContext, 'db'>;
 
+const DEFAULT_LIMIT = 50;
+
 // The cursor is base64url("e1.<org tag>.<seq>"): a version, 8 hex digits of SHA-256 of the
 // organization id (another organization's cursor is refused, not silently read as ours), and the
 // number of the last event the page covered. Opaque to partners: only its round trip is promised.
@@ -50,7 +52,7 @@ const typesOf = (csv: string | undefined) => {
 
 async function feedPage(ctx: Ctx, orgId: string, query: Static<typeof EventsQuery>) {
   const afterSeq = query.after === undefined ? undefined : decodeCursor(orgId, query.after);
-  const page = await readFeedPage(ctx.db, orgId, { afterSeq, types: typesOf(query.types), limit: query.limit });
+  const page = await readFeedPage(ctx.db, orgId, { afterSeq, types: typesOf(query.types), limit: query.limit ?? DEFAULT_LIMIT });
   const { lastSeq, purgedThrough } = page.position;
   if (afterSeq !== undefined && afterSeq < purgedThrough) throw cursorExpired();
   // A number this organization has not reached yet was never handed out by this endpoint.

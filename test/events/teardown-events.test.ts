@@ -1,5 +1,6 @@
 // Every change of a teardown writes its event, in the transaction of the change; data.object is the
 // record exactly as GET by id answers it right after.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createPrincipal, createSeller, type Principal } from '../helpers/factories.js';
@@ -38,6 +39,70 @@ describe('teardown events', () => {
     expect(event.data.entity_id).toBe(td.teardown_id);
     expect(event.data.object).toEqual(await getTeardown(td.teardown_id));
     expect(event.created_at).toBe(t.clock.now().toISOString());
+  });
+
+  it('a create retried with its Idempotency-Key is one change: one event', async () => {
+    const before = await cursorNow();
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/public/v1/teardowns',
+        headers: { ...seller.headers, 'idempotency-key': 'events-retry-1' },
+        payload: {
+          asset_type: 'engine',
+          status: 'Starting',
+          start_date: '2026-03-01',
+          location: 'Shannon',
+          country: 'IE',
+          engine_model: 'CFM56-5B',
+        },
+      });
+    const first = await send();
+    const replay = await send();
+    expect(first.statusCode).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    const { events } = await eventsSince(t, seller, before);
+    expect(events.map((e) => [e.type, e.data.entity_id])).toEqual([['teardown.created', first.json().teardown_id]]);
+  });
+
+  it('a PATCH the table refuses (end_date before start_date) rolls back: no event', async () => {
+    const td = await createTeardown(t, seller);
+    const before = await cursorNow();
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/public/v1/teardowns/${td.teardown_id}`,
+      headers: seller.headers,
+      payload: { end_date: '2020-01-01' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect((await eventsSince(t, seller, before)).events).toEqual([]);
+  });
+
+  it('a change that fails at its commit, after its event was appended, leaves no event and no gap', async () => {
+    const td = await createTeardown(t, seller);
+    // A deferred check runs at COMMIT, after every statement of the transaction, the event's included.
+    await sql`CREATE FUNCTION refuse_marked() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.description = 'refused at commit' THEN RAISE EXCEPTION 'refused at commit'; END IF; RETURN NEW; END $$`.execute(
+      t.database.db,
+    );
+    await sql`CREATE CONSTRAINT TRIGGER refuse_marked AFTER UPDATE ON teardowns DEFERRABLE INITIALLY DEFERRED
+      FOR EACH ROW EXECUTE FUNCTION refuse_marked()`.execute(t.database.db);
+    try {
+      const before = await cursorNow();
+      const patch = (description: string) =>
+        t.app.inject({ method: 'PATCH', url: `/public/v1/teardowns/${td.teardown_id}`, headers: seller.headers, payload: { description } });
+      expect((await patch('refused at commit')).statusCode).toBe(500);
+      expect((await eventsSince(t, seller, before)).events).toEqual([]);
+      expect((await patch('accepted')).statusCode).toBe(200);
+      const { events, cursor } = await eventsSince(t, seller, before);
+      expect(events.map((e) => [e.type, e.data.object.description])).toEqual([['teardown.updated', 'accepted']]);
+      // The numbers have no gap: the rolled-back change gave its number back with its counter update.
+      const seqOf = (c: string) => Number(Buffer.from(c, 'base64url').toString().split('.')[2]);
+      expect(seqOf(cursor)).toBe(seqOf(before) + 1);
+    } finally {
+      await sql`DROP TRIGGER refuse_marked ON teardowns`.execute(t.database.db);
+      await sql`DROP FUNCTION refuse_marked()`.execute(t.database.db);
+    }
   });
 
   it('PATCH writes teardown.updated; an empty PATCH writes nothing', async () => {
