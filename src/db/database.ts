@@ -74,7 +74,9 @@ class ServiceClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() is heavily overloaded; this forwards every form
   override query(config: any, values?: any, callback?: any): any {
     const prepared =
-      typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined ? statementName(config) : undefined;
+      typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined
+        ? statementName(config)
+        : undefined;
     const result = prepared ? super.query({ name: prepared, text: config, values }) : super.query(config, values, callback);
     if (!(result instanceof Promise)) return result;
     return result.catch((err: unknown) => {
@@ -104,7 +106,11 @@ export interface DatabaseDeadlines {
   idleInTransactionTimeoutMs: number;
 }
 
-export const DEFAULT_DEADLINES: DatabaseDeadlines = { connectTimeoutMs: 2000, statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 10_000 };
+export const DEFAULT_DEADLINES: DatabaseDeadlines = {
+  connectTimeoutMs: 2000,
+  statementTimeoutMs: 10_000,
+  idleInTransactionTimeoutMs: 10_000,
+};
 
 /** The pg settings that bound every wait on PostgreSQL (docs/operations.md, "Deadlines"). */
 export function connectionSettings(deadlines: DatabaseDeadlines) {

@@ -226,6 +226,8 @@ export interface WebhookEndpointsTable {
 /** One delivery attempt (a test send included). */
 export interface WebhookDeliveriesTable {
   id: Generated<string>;
+  /** Insertion order (identity): the log's order. */
+  position: ColumnType<number, never, never>;
   endpoint_id: string;
   org_id: string;
   event_id: string;

@@ -5,7 +5,7 @@ import type { DB, WebhookDeliveryRow, WebhookEndpointRow } from '../db/schema.js
 
 export const MAX_ENDPOINTS_PER_ORG = 20;
 
-type Executor = Kysely<DB> | Transaction<DB>;
+export type Executor = Kysely<DB> | Transaction<DB>;
 
 export interface NewEndpoint {
   orgId: string;
@@ -34,7 +34,15 @@ export interface NewDelivery {
 export type LeasedUpdate = Partial<
   Pick<
     WebhookEndpointRow,
-    'last_delivered_seq' | 'attempt' | 'next_attempt_at' | 'failing_since' | 'lease_until' | 'lease_token' | 'enabled' | 'disabled_reason' | 'disabled_at'
+    | 'last_delivered_seq'
+    | 'attempt'
+    | 'next_attempt_at'
+    | 'failing_since'
+    | 'lease_until'
+    | 'lease_token'
+    | 'enabled'
+    | 'disabled_reason'
+    | 'disabled_at'
   >
 >;
 
@@ -104,8 +112,7 @@ export function webhookRepository(db: Executor) {
           .selectFrom('webhook_deliveries')
           .selectAll()
           .where('endpoint_id', '=', endpointId)
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
+          .orderBy('position', 'desc')
           .limit(limit)
           .offset(offset)
           .execute(),

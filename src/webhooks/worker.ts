@@ -21,7 +21,7 @@ import { readEvents, type StoredEvent } from '../events/log.js';
 import { idempotencyScope } from '../http/idempotency-scope.js';
 import type { WebhookResolver } from './addresses.js';
 import { DISABLE_AFTER_FAILING_MS, nextRetryAt, sendEvent } from './delivery.js';
-import { type LeasedUpdate, webhookRepository } from './repository.js';
+import { type Executor, type LeasedUpdate, webhookRepository } from './repository.js';
 import { createSender, type Sender } from './sender.js';
 import { endpointView } from './view.js';
 import { type WakeupListener, wakeupListener } from './wakeups.js';
@@ -84,21 +84,6 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
   const stopped = () => stopping || ctx.lifecycle.draining;
   const leaseFrom = (now: Date) => new Date(now.getTime() + leaseMs);
 
-  async function disableAudit(endpoint: WebhookEndpointRow, reason: string, detail: Record<string, unknown>) {
-    await recordAudit(
-      ctx.db,
-      { kind: 'job', job: 'webhook_delivery' },
-      {
-        orgId: endpoint.org_id,
-        action: AUDIT.webhook_endpoint.disabled,
-        entityType: 'webhook_endpoint',
-        entityId: endpoint.id,
-        newState: endpointView(endpoint),
-        metadata: { reason, ...detail },
-      },
-    ).catch((err) => log.warn({ err, endpointId: endpoint.id }, 'could not audit a webhook endpoint disabled by delivery'));
-  }
-
   /** Works through one claimed endpoint's events until it is caught up, fails, loses its lease or the worker stops. */
   async function deliverTo(claimed: WebhookEndpointRow, token: string): Promise<void> {
     let endpoint = claimed;
@@ -137,8 +122,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       ctx.metrics.webhookAttempts.inc({ outcome: result.ok ? 'success' : result.error?.startsWith('refused:') ? 'refused' : 'failure' });
       if (result.ok) ctx.metrics.webhookDelay.observe(Math.max(0, now.getTime() - event.created_at.getTime()) / 1000);
       /** Logs the attempt and writes the endpoint's new state, in one statement, under the lease. */
-      const settle = (nextRetry: Date | null, set: LeasedUpdate) =>
-        repo
+      const settle = (nextRetry: Date | null, set: LeasedUpdate, executor: Executor = ctx.db) =>
+        webhookRepository(executor)
           .settle(
             {
               endpointId: endpoint.id,
@@ -182,20 +167,39 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker {
       const tooLong = now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS;
       if (gone || tooLong) {
         const reason = gone ? DISABLED_GONE : DISABLED_FAILING;
-        const disabled = await settle(null, {
-          last_delivered_seq: skippedTo,
-          attempt,
-          failing_since: failingSince,
-          enabled: false,
-          disabled_reason: reason,
-          disabled_at: now,
-          lease_until: null,
-          lease_token: null,
+        // Disabled and audited together (actor: the delivery job), without the secret.
+        const disabled = await ctx.db.transaction().execute(async (tx) => {
+          const row = await settle(
+            null,
+            {
+              last_delivered_seq: skippedTo,
+              attempt,
+              failing_since: failingSince,
+              enabled: false,
+              disabled_reason: reason,
+              disabled_at: now,
+              lease_until: null,
+              lease_token: null,
+            },
+            tx,
+          );
+          if (row) {
+            await recordAudit(
+              tx,
+              { kind: 'job', job: 'webhook_delivery' },
+              {
+                orgId: row.org_id,
+                action: AUDIT.webhook_endpoint.disabled,
+                entityType: 'webhook_endpoint',
+                entityId: row.id,
+                newState: endpointView(row),
+                metadata: { reason, status_code: result.statusCode, error: result.error, failing_since: failingSince },
+              },
+            );
+          }
+          return row;
         });
-        if (disabled) {
-          log.warn({ endpointId: endpoint.id, orgId: endpoint.org_id, reason }, 'webhook endpoint disabled');
-          await disableAudit(disabled, reason, { status_code: result.statusCode, error: result.error, failing_since: failingSince });
-        }
+        if (disabled) log.warn({ endpointId: endpoint.id, orgId: endpoint.org_id, reason }, 'webhook endpoint disabled');
         return;
       }
       const retryAt = nextRetryAt(now, attempt, settings.retryScheduleSeconds);

@@ -102,7 +102,8 @@ describe('webhook commands of the admin CLI', () => {
         await until(() => receiver.delivered().length >= 3, 20_000, 'three deliveries');
         await until(
           async () =>
-            (await app.inject({ method: 'GET', url: `/public/v1/webhook-endpoints/${endpoint.id}/deliveries`, headers })).json().total >= 3,
+            (await app.inject({ method: 'GET', url: `/public/v1/webhook-endpoints/${endpoint.id}/deliveries`, headers })).json().items
+              .length >= 3,
         );
         return { endpointId: endpoint.id as string, orgId: org.id as string, secret: endpoint.secret as string };
       });

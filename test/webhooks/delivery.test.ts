@@ -97,7 +97,7 @@ describe('webhook delivery', { timeout: 90_000 }, () => {
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(5);
 
     // The delivery log: newest first, one success per event.
-    await until(async () => (await deliveries(endpoint.id)).total === 5, 5000, 'five logged attempts');
+    await until(async () => (await deliveries(endpoint.id)).items.length === 5, 5000, 'five logged attempts');
     const log = await deliveries(endpoint.id, '?per_page=2&page=1');
     expect(log).toMatchObject({ total: 5, page: 1, per_page: 2, pages: 3 });
     expect(log.items[0]).toMatchObject({
@@ -133,7 +133,7 @@ describe('webhook delivery', { timeout: 90_000 }, () => {
     const wh = new Webhook(endpoint.secret);
     for (const r of receiver.received) expect(() => wh.verify(r.body, headersOf(r))).not.toThrow();
 
-    await until(async () => (await deliveries(endpoint.id)).total === 5, 5000, 'five logged attempts');
+    await until(async () => (await deliveries(endpoint.id)).items.length === 5, 5000, 'five logged attempts');
     const log = (await deliveries(endpoint.id)).items.reverse();
     expect(log.map((d: { attempt: number; status_code: number }) => [d.attempt, d.status_code])).toEqual([
       [1, 500],
@@ -154,7 +154,7 @@ describe('webhook delivery', { timeout: 90_000 }, () => {
     const id = await commitChange(t, seller);
     await until(() => receiver.delivered().length >= 1, 20_000, 'delivery after a timeout');
     expect(receiver.received.map((r) => r.json.data.entity_id)).toEqual([id, id]);
-    await until(async () => (await deliveries(endpoint.id)).total === 2, 5000, 'two logged attempts');
+    await until(async () => (await deliveries(endpoint.id)).items.length === 2, 5000, 'two logged attempts');
     const log = (await deliveries(endpoint.id)).items.reverse();
     expect(log[0]).toMatchObject({
       attempt: 1,
@@ -184,7 +184,7 @@ describe('webhook delivery', { timeout: 90_000 }, () => {
     const endpoint = await createEndpoint(t, seller, { url });
     receiver.respond(302);
     await commitChange(t, seller);
-    await until(async () => (await deliveries(endpoint.id)).total >= 1, 20_000, 'a failed attempt');
+    await until(async () => (await deliveries(endpoint.id)).items.length >= 1, 20_000, 'a failed attempt');
     expect((await deliveries(endpoint.id)).items[0]).toMatchObject({
       succeeded: false,
       status_code: null,
@@ -193,7 +193,7 @@ describe('webhook delivery', { timeout: 90_000 }, () => {
 
     const redirected = await createEndpoint(t, seller, { url: receiver.url });
     await commitChange(t, seller);
-    await until(async () => (await deliveries(redirected.id)).total >= 1, 20_000, 'a redirected attempt');
+    await until(async () => (await deliveries(redirected.id)).items.length >= 1, 20_000, 'a redirected attempt');
     expect((await deliveries(redirected.id)).items[0]).toMatchObject({ succeeded: false, status_code: 302, error: 'HTTP 302' });
     await call('DELETE', `/webhook-endpoints/${endpoint.id}`);
     await call('DELETE', `/webhook-endpoints/${redirected.id}`);
@@ -353,7 +353,7 @@ describe('webhook delivery', { timeout: 90_000 }, () => {
     expect(audit[0]).toMatchObject({ action: 'webhook_endpoint.replayed', metadata: { from_event_id: secondEventId, via_admin: true } });
     // The last attempt is logged just after its answer arrived.
     await until(
-      async () => (await t.admin('GET', `/admin/v1/webhook-endpoints/${endpoint.id}/deliveries?per_page=100`)).json().total === 5,
+      async () => (await t.admin('GET', `/admin/v1/webhook-endpoints/${endpoint.id}/deliveries?per_page=100`)).json().items.length === 5,
       5000,
       'five logged attempts',
     );
@@ -410,7 +410,7 @@ describe('webhook delivery-time address check', { timeout: 60_000 }, () => {
           url: `/public/v1/webhook-endpoints/${endpoint.id}/deliveries`,
           headers: seller.headers,
         });
-        return res.json().total >= 1 ? res.json() : undefined;
+        return res.json().items.length >= 1 ? res.json() : undefined;
       },
       10_000,
       'a refused attempt',

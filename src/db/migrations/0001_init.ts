@@ -168,7 +168,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['security_alerts', 'audit_events', 'listings', 'teardowns', 'vocabulary_terms', 'api_keys', 'users', 'organizations']) {
+  for (const table of [
+    'security_alerts',
+    'audit_events',
+    'listings',
+    'teardowns',
+    'vocabulary_terms',
+    'api_keys',
+    'users',
+    'organizations',
+  ]) {
     await sql`DROP TABLE IF EXISTS ${sql.ref(table)} CASCADE`.execute(db);
   }
 }

@@ -51,6 +51,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     CREATE TABLE webhook_deliveries (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+      position bigint GENERATED ALWAYS AS IDENTITY,
       endpoint_id uuid NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
       org_id uuid NOT NULL,
       event_id uuid NOT NULL,
@@ -63,7 +64,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       next_retry_at timestamptz,
       created_at timestamptz NOT NULL
     )`.execute(db);
-  await sql`CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, created_at DESC, id DESC)`.execute(db);
+  // The log reads newest first in the order attempts were written (timestamps of one millisecond tie).
+  await sql`CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, position DESC)`.execute(db);
   await sql`CREATE INDEX webhook_deliveries_created_idx ON webhook_deliveries (created_at)`.execute(db);
 
   await sql`
