@@ -11,7 +11,7 @@ const TypesCsv = Type.String({
   pattern: `^\\s*(?:(?:${typeAlternatives})\\s*(?:,\\s*(?:${typeAlternatives})\\s*)*)?$`,
   maxLength: 1000,
   description: `Comma-separated event types to return (default: all): ${EVENT_TYPES.join(', ')}. The cursor still advances past the others.`,
-  examples: ['teardown.status_changed,listing.status_changed'],
+  // No `examples`: "Try it out" would pre-fill the filter (the description names every type).
   [PYDANTIC]: { type: 'literal_error', msg: `Input should be a comma-separated list of ${EVENT_TYPES.map((t) => `'${t}'`).join(', ')}` },
 });
 

@@ -40,7 +40,7 @@ export const UpdatedSince = Type.String({
   pattern: '^(?!0000)',
   description:
     'Only records changed at or after this instant (`updated_at >= updated_since`): an RFC 3339 date-time with its offset, e.g. `2026-11-22T19:40:00Z` (URL-encode a `+` offset as `%2B`). Use with `sort_by=updated_at` to fetch what changed since your last sync.',
-  examples: ['2026-11-22T19:40:00Z'],
+  // No `examples`: Swagger UI's "Try it out" would pre-fill the filter and hide most records.
   [PYDANTIC]: { type: 'datetime_from_date_parsing', msg: 'Input should be a valid datetime (RFC 3339 with a time zone offset)' },
 });
 /** A response timestamp: handlers return Date objects, serialised as ISO 8601 UTC. */

@@ -1155,10 +1155,7 @@ export interface operations {
                 country?: string;
                 /** @description Case-insensitive substring of title, description or msn */
                 search?: string;
-                /**
-                 * @description Only records changed at or after this instant (`updated_at >= updated_since`): an RFC 3339 date-time with its offset, e.g. `2026-11-22T19:40:00Z` (URL-encode a `+` offset as `%2B`). Use with `sort_by=updated_at` to fetch what changed since your last sync.
-                 * @example 2026-11-22T19:40:00Z
-                 */
+                /** @description Only records changed at or after this instant (`updated_at >= updated_since`): an RFC 3339 date-time with its offset, e.g. `2026-11-22T19:40:00Z` (URL-encode a `+` offset as `%2B`). Use with `sort_by=updated_at` to fetch what changed since your last sync. */
                 updated_since?: string;
                 /** @description Sort key; ties broken by id in the same direction. */
                 sort_by?: "created_at" | "updated_at";
@@ -2473,10 +2470,7 @@ export interface operations {
                 country?: string;
                 /** @description Case-insensitive substring of msn, registration or description. */
                 search?: string;
-                /**
-                 * @description Only records changed at or after this instant (`updated_at >= updated_since`): an RFC 3339 date-time with its offset, e.g. `2026-11-22T19:40:00Z` (URL-encode a `+` offset as `%2B`). Use with `sort_by=updated_at` to fetch what changed since your last sync.
-                 * @example 2026-11-22T19:40:00Z
-                 */
+                /** @description Only records changed at or after this instant (`updated_at >= updated_since`): an RFC 3339 date-time with its offset, e.g. `2026-11-22T19:40:00Z` (URL-encode a `+` offset as `%2B`). Use with `sort_by=updated_at` to fetch what changed since your last sync. */
                 updated_since?: string;
                 /** @description Sort column; ties break on id. */
                 sort_by?: "created_at" | "msn" | "status" | "location_country" | "teardown_start_date" | "asset_type" | "updated_at";
@@ -8179,10 +8173,7 @@ export interface operations {
             query?: {
                 /** @description The `next_cursor` of the previous page (opaque). Without it the feed starts at the oldest event still kept. A cursor of another organization or a malformed one answers 422; one whose events were purged by retention, 410 `cursor_expired`. */
                 after?: string;
-                /**
-                 * @description Comma-separated event types to return (default: all): teardown.created, teardown.updated, teardown.status_changed, teardown.file_added, teardown.file_removed, teardown.deleted, listing.created, listing.updated, listing.status_changed, listing.file_added, listing.file_removed, listing.deleted. The cursor still advances past the others.
-                 * @example teardown.status_changed,listing.status_changed
-                 */
+                /** @description Comma-separated event types to return (default: all): teardown.created, teardown.updated, teardown.status_changed, teardown.file_added, teardown.file_removed, teardown.deleted, listing.created, listing.updated, listing.status_changed, listing.file_added, listing.file_removed, listing.deleted. The cursor still advances past the others. */
                 types?: string;
                 /** @description Events per page, 1 to 100 (default 50). */
                 limit?: number;
