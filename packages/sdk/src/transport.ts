@@ -158,11 +158,21 @@ export function createTransport(deps: TransportDeps): Transport {
       const timer = setTimeout(() => timeout.abort(), Math.max(1, Math.min(policy.timeoutMs, remaining)));
       let outcome: Outcome;
       let body: ArrayBuffer | undefined;
+      // The attempt's signal is held here until the attempt ends, and the attempt also races it: a
+      // signal from AbortSignal.any() is only weakly held by its sources, and once collected its abort
+      // never reaches fetch (seen on Node 24 under GC pressure: an attempt that outlived its timeout).
+      const attemptSignal = AbortSignal.any([callerSignal, timeout.signal]);
+      const abandoned = new Promise<never>((_resolve, reject) => {
+        const abandon = () => reject(attemptSignal.reason);
+        if (attemptSignal.aborted) abandon();
+        else attemptSignal.addEventListener('abort', abandon, { once: true });
+      });
+      abandoned.catch(() => {}); // observed below; never an unhandled rejection
       try {
-        const response = await deps.fetch(new Request(template.clone(), { signal: AbortSignal.any([callerSignal, timeout.signal]) }));
+        const response = await Promise.race([deps.fetch(new Request(template.clone(), { signal: attemptSignal })), abandoned]);
         // The body is read inside the attempt, so that its deadline covers it and a connection cut
         // mid-body is retried like any other network failure.
-        body = await response.arrayBuffer();
+        body = await Promise.race([response.arrayBuffer(), abandoned]);
         const replay = new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
           status: response.status,
           statusText: response.statusText,
@@ -171,7 +181,7 @@ export function createTransport(deps: TransportDeps): Transport {
         outcome = { response: replay };
       } catch (err) {
         if (callerSignal.aborted) throw callerSignal.reason;
-        outcome = timeout.signal.aborted
+        outcome = timeout.signal.aborted || attemptSignal.aborted
           ? { failure: new TimeoutError(`${original.method} ${original.url}: no answer within ${policy.timeoutMs} ms`, { cause: err }) }
           : { failure: new NetworkError(`${original.method} ${original.url}: ${describe(err)}`, { cause: err }) };
       } finally {
