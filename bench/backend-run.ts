@@ -8,15 +8,18 @@ import { type Cleanup, errorText, type Log } from './cleanup.js';
 import { createPostgresDatabase, pgliteDirOf } from './databases.js';
 import { PROBE_ORG, planDataset, seedPhaseOne, seedPhaseTwo, selectPools } from './dataset.js';
 import { type ExplainedQuery, explainListQueries } from './explain.js';
+import { type ImportResult, importTeardowns } from './import.js';
 import { type LoadSettings, type LoadSpec, type Measurement, measure } from './load.js';
 import type { Backend, BenchOptions } from './options.js';
 import { type Child, freePort } from './processes.js';
 import {
   type FloorKey,
+  preparedScenarios,
   probeScenario,
   readScenarios,
   type Scenario,
   type ScenarioContext,
+  searchScenarios,
   uploadScenario,
   writeScenarios,
 } from './scenarios.js';
@@ -26,6 +29,8 @@ export interface ScenarioResult {
   id: string;
   title: string;
   kind: Scenario['kind'];
+  /** Which group of the report it belongs to. */
+  group: 'read' | 'prepared' | 'variant' | 'write' | 'import';
   service?: Measurement;
   floor?: Measurement;
   floorProcess?: FloorKey;
@@ -43,6 +48,7 @@ export interface BackendResult {
   probe: { smallRows: number; fullRows: number; small?: Measurement; full?: Measurement; error?: string };
   bigUpload?: BigUploadResult;
   bigUploadError?: string;
+  bulkImport?: ImportResult;
   explain: ExplainedQuery[];
   /** Set when the run stopped part-way; what was measured before is kept. */
   error?: string;
@@ -70,7 +76,12 @@ export async function runBackend(backend: Backend, o: BenchOptions, tmpRoot: str
   let handle = await open();
   const state = await seedPhaseOne(handle.db, o, plan).finally(() => handle.close());
   let seedSeconds = (performance.now() - seedStart) / 1000;
-  const ctxBase = { orgs: state.orgs, uploadBytes: o.uploadBytes, serviceUrl: `http://127.0.0.1:${servicePort}` };
+  const ctxBase = {
+    orgs: state.orgs,
+    uploadBytes: o.uploadBytes,
+    serviceUrl: `http://127.0.0.1:${servicePort}`,
+    aircraftType: { name: state.vocabulary.aircraft_type.names[0], id: state.vocabulary.aircraft_type.ids[0] },
+  };
   const probe: BackendResult['probe'] = { smallRows: plan.teardownsPerOrg[PROBE_ORG], fullRows: o.teardowns };
   if (wanted('probe')) {
     probe.small = await withService(target, servicePort, (service) =>
@@ -98,19 +109,23 @@ export async function runBackend(backend: Backend, o: BenchOptions, tmpRoot: str
   }
 
   const floorDb: FloorDatabase = { url: target.url, uploadDir: join(dataDir, 'floor-uploads') };
-  if (backend === 'pglite') {
-    // PGlite admits one process per data directory: the floors read an identical copy.
+  // PGlite admits one process per data directory: the floor reads an identical copy, taken while no
+  // process has the original open, so both start from the same state.
+  const copyForFloor = async () => {
+    if (backend !== 'pglite') return;
     floorDb.pgliteDir = join(tmpRoot, 'pglite-floor');
+    await rm(floorDb.pgliteDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
     await cp(pgliteDirOf(dataDir), floorDb.pgliteDir, { recursive: true });
-  }
+  };
+  await copyForFloor();
 
   const ctx: ScenarioContext = { ...ctxBase, pools };
   const result: BackendResult = {
     backend,
     floorsOn:
       backend === 'postgres'
-        ? 'the same PostgreSQL database (pg pool of 10, as the service)'
-        : 'an identical copy of the seeded PGlite data directory, through the same node-postgres adapter as the service',
+        ? "the same PostgreSQL database, through a pool opened with the service's own settings (src/db/database.ts postgresPoolConfig, 10 connections)"
+        : "an identical copy of the service's PGlite data directory, taken while neither process had it open, through the service's own node-postgres adapter settings",
     counts: { ...pools.counts, organizations: o.organizations },
     seedSeconds,
     deepPage: pools.deepPage,
@@ -119,31 +134,87 @@ export async function runBackend(backend: Backend, o: BenchOptions, tmpRoot: str
     explain,
   };
 
-  const measured = withService(target, servicePort, async (service) => {
-    const runScenario = async (s: Scenario) => {
-      if (!wanted(s.id)) return;
-      const r: ScenarioResult = { id: s.id, title: s.title, kind: s.kind, floorProcess: s.floor?.process };
-      result.scenarios.push(r);
-      try {
-        // Floor first, then the service, back to back: a busy neighbour affects both alike.
-        if (s.floor) r.floor = await withFloor(s.floor.process, floorDb, s.floor.spec, settings);
-        r.service = await measure(service.baseUrl, s.service, settings, service.pid);
-      } catch (err) {
-        r.error = errorText(err);
-      }
-      log(`${s.id}: ${summary(r.service)}${r.floor ? ` | floor ${summary(r.floor)}` : ''}${r.error ? ` | error: ${r.error}` : ''}`);
-    };
+  let service: Child | undefined;
+  let floor: Child | undefined;
+  const startReads = async (env: Record<string, string | undefined> = {}) => {
+    service = await startService(target, servicePort, env);
+    floor ??= await startFloor('reads', floorDb, await freePort());
+  };
+  const stopAll = async () => {
+    await service?.stop();
+    await floor?.stop();
+    service = undefined;
+    floor = undefined;
+  };
+  let order = 0;
 
-    for (const s of readScenarios(ctx)) await runScenario(s);
-    if (wanted('probe')) {
-      probe.full = await measure(service.baseUrl, probeScenario(state.orgs), settings, service.pid).catch((err) => {
+  /**
+   * A read scenario against its floor, A/B alternated inside the scenario (floor, service, service,
+   * floor, or the mirror order for every other scenario), each segment with its own warm-up: a
+   * neighbour's burst or a cache that warms during the run weighs on both sides alike.
+   */
+  const runScenario = async (s: Scenario, group: ScenarioResult['group'], idSuffix = '', titleSuffix = '') => {
+    if (!wanted(s.id) && !wanted(s.id + idSuffix) && !(group === 'import' && wanted('import'))) return;
+    const r: ScenarioResult = { id: s.id + idSuffix, title: s.title + titleSuffix, kind: s.kind, group, floorProcess: s.floor?.process };
+    result.scenarios.push(r);
+    try {
+      if (!service) throw new Error('the service is not running');
+      const serviceSide = s.serviceOnFloor ? floor! : service;
+      const measureService = () => measure(serviceSide.baseUrl, s.service, settings, serviceSide.pid);
+      if (!s.floor) {
+        r.service = await measureService();
+      } else {
+        const floorSpec = s.floor.spec;
+        const floorSide = s.floor.process === 'reads' ? floor! : undefined;
+        const measureFloor = floorSide
+          ? () => measure(floorSide.baseUrl, floorSpec, settings, floorSide.pid)
+          : () => withFloor(s.floor!.process, floorDb, floorSpec, settings);
+        const serviceRuns: Measurement[] = [];
+        const floorRuns: Measurement[] = [];
+        const sides = order++ % 2 === 0 ? ['floor', 'service', 'service', 'floor'] : ['service', 'floor', 'floor', 'service'];
+        for (const side of sides) {
+          if (side === 'floor') floorRuns.push(await measureFloor());
+          else serviceRuns.push(await measureService());
+        }
+        r.service = combine(serviceRuns);
+        r.floor = combine(floorRuns);
+      }
+    } catch (err) {
+      r.error = errorText(err);
+    }
+    log(`${r.id}: ${summary(r.service)}${r.floor ? ` | floor ${summary(r.floor)}` : ''}${r.error ? ` | error: ${r.error}` : ''}`);
+  };
+
+  const measured = (async () => {
+    await startReads();
+    for (const s of readScenarios(ctx)) await runScenario(s, 'read');
+    for (const s of preparedScenarios(ctx)) await runScenario(s, 'prepared');
+    if (wanted('probe') && service) {
+      const svc = service;
+      probe.full = await measure(svc.baseUrl, probeScenario(state.orgs), settings, svc.pid).catch((err) => {
         probe.error = errorText(err);
         return undefined;
       });
       log(`probe at ${probe.fullRows} rows: ${summary(probe.full)}`);
     }
-    for (const s of writeScenarios(ctx)) await runScenario(s);
-    await runScenario(uploadScenario(ctx));
+
+    // The same reads with the settings an operator may run: no auth cache, the default log level.
+    const variants: { env: Record<string, string | undefined>; id: string; title: string }[] = [
+      { env: { AUTH_CACHE_SECONDS: '0' }, id: '@auth-cache-0', title: ', AUTH_CACHE_SECONDS=0' },
+      { env: { LOG_LEVEL: undefined }, id: '@default-log-level', title: ', default log level (info)' },
+    ];
+    const variantReads = readScenarios(ctx).filter((s) => s.id === 'get-teardown' || s.id === 'list-plain');
+    for (const v of variants) {
+      if (!variantReads.some((s) => wanted(s.id + v.id))) continue;
+      await service?.stop();
+      service = await startService(target, servicePort, v.env);
+      for (const s of variantReads) await runScenario(s, 'variant', v.id, v.title);
+    }
+    await service?.stop();
+    service = await startService(target, servicePort);
+
+    for (const s of writeScenarios(ctx)) await runScenario(s, 'write');
+    await runScenario(uploadScenario(ctx), 'write');
     // The stored 1 MB files are not needed any more and the disk is shared. Uploads cut off at the
     // end of the run may still be landing, so a failure here only costs disk space until the end.
     await rm(join(dataDir, 'storage'), { recursive: true, force: true, maxRetries: 10, retryDelay: 300 }).catch((err) =>
@@ -169,7 +240,24 @@ export async function runBackend(backend: Backend, o: BenchOptions, tmpRoot: str
           : `50 MB upload failed: ${result.bigUploadError}`,
       );
     }
-  });
+
+    // Last: a bulk import through the admin API into empty organizations, then at once the
+    // searches a partner runs on what was imported, against the floor on the same data.
+    const targets = state.orgs.filter((org) => org.importTarget);
+    if (wanted('import') && targets.length > 0) {
+      result.bulkImport = await importTeardowns(service.baseUrl, targets, o.importRows, state.vocabulary, log);
+      if (backend === 'pglite') {
+        // The floor needs its own copy of the imported data: both processes stop (PGlite writes its
+        // statistics and a checkpoint on a clean stop, as PostgreSQL would), the copy is taken, both start.
+        await stopAll();
+        await copyForFloor();
+        await startReads();
+      }
+      for (const s of searchScenarios(state.orgs, result.bulkImport.searches, 'import-', ', right after a bulk import')) {
+        await runScenario(s, 'import');
+      }
+    }
+  })().finally(stopAll);
 
   await measured.catch((err) => {
     result.error = errorText(err);
@@ -199,7 +287,34 @@ async function withFloor(key: FloorKey, db: FloorDatabase, spec: LoadSpec, setti
   }
 }
 
+/** Two measured segments of one side as one: rates and latencies averaged, counts summed. */
+function combine(runs: Measurement[]): Measurement {
+  const [first] = runs;
+  const mean = (pick: (m: Measurement) => number) => runs.reduce((sum, m) => sum + pick(m), 0) / runs.length;
+  const sum = (pick: (m: Measurement) => number) => runs.reduce((total, m) => total + pick(m), 0);
+  const statusCodes: Record<string, number> = {};
+  for (const m of runs) for (const [code, count] of Object.entries(m.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  const peaks = runs.map((m) => m.peakRssMb).filter((v): v is number => v !== undefined);
+  const rates = runs.map((m) => m.mbPerSecond).filter((v): v is number => v !== undefined);
+  return {
+    ...first,
+    rps: mean((m) => m.rps),
+    p50: Math.round(mean((m) => m.p50) * 10) / 10,
+    p99: Math.round(mean((m) => m.p99) * 10) / 10,
+    completed: sum((m) => m.completed),
+    ok: sum((m) => m.ok),
+    non2xx: sum((m) => m.non2xx),
+    errors: sum((m) => m.errors),
+    timeouts: sum((m) => m.timeouts),
+    statusCodes,
+    durationSeconds: sum((m) => m.durationSeconds),
+    ...(rates.length ? { mbPerSecond: rates.reduce((a, b) => a + b, 0) / rates.length } : {}),
+    ...(peaks.length ? { peakRssMb: Math.max(...peaks) } : {}),
+  };
+}
+
 function summary(m?: Measurement): string {
   if (!m) return 'no result';
-  return `${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, non-2xx ${m.non2xx}/${m.completed}`;
+  const failed = m.errors + m.timeouts ? `, errors ${m.errors}, timeouts ${m.timeouts}` : '';
+  return `${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, non-2xx ${m.non2xx}/${m.completed}${failed}`;
 }

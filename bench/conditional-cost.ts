@@ -92,7 +92,12 @@ async function measure(seconds: number) {
         { name: 'POST create', request: () => ({ method: 'POST', path: '/public/v1/teardowns', headers: json, body }) },
         {
           name: 'POST create, Idempotency-Key',
-          request: (n) => ({ method: 'POST', path: '/public/v1/teardowns', headers: { ...json, 'idempotency-key': `bench-${run}-${n}` }, body }),
+          request: (n) => ({
+            method: 'POST',
+            path: '/public/v1/teardowns',
+            headers: { ...json, 'idempotency-key': `bench-${run}-${n}` },
+            body,
+          }),
         },
       ],
     ];

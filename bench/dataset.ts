@@ -42,7 +42,8 @@ export interface SeedState {
 /** Schema, vocabulary, the 50 organizations with their keys, and the probe organization's teardowns. */
 export async function seedPhaseOne(db: Database, o: BenchOptions, plan: DatasetPlan): Promise<SeedState> {
   const vocabulary = await prepareSchema(db);
-  const orgs = await seedOrganizations(db, o.organizations);
+  const orgs = await seedOrganizations(db, o.organizations + o.importOrganizations);
+  for (const org of orgs.slice(o.organizations)) org.importTarget = true;
   await seedTeardowns(db, orgs[PROBE_ORG], plan.teardownsPerOrg[PROBE_ORG], 0, vocabulary);
   await analyze(db);
   return { orgs, vocabulary };
@@ -52,12 +53,13 @@ export async function seedPhaseOne(db: Database, o: BenchOptions, plan: DatasetP
 export async function seedPhaseTwo(db: Database, plan: DatasetPlan, state: SeedState): Promise<void> {
   let base = plan.teardownsPerOrg[PROBE_ORG];
   for (const org of state.orgs) {
-    if (org.index === PROBE_ORG) continue;
+    if (org.index === PROBE_ORG || org.importTarget) continue;
     await seedTeardowns(db, org, plan.teardownsPerOrg[org.index], base, state.vocabulary);
     base += plan.teardownsPerOrg[org.index];
   }
   let listingBase = 0;
   for (const org of state.orgs) {
+    if (org.importTarget) continue;
     await seedListings(db, org, plan.listingsPerOrg[org.index], listingBase, state.vocabulary);
     listingBase += plan.listingsPerOrg[org.index];
   }
@@ -79,6 +81,8 @@ export interface Pools {
   listingReads: OwnedId[];
   /** An MSN that exists in the organization: a search that matches about one row. */
   searches: { org: number; term: string }[];
+  /** The same for active listings. */
+  listingSearches: { org: number; term: string }[];
   deepPage: number;
   largeOrgs: number[];
   counts: { teardowns: number; listings: number };
@@ -99,6 +103,9 @@ export async function selectPools(db: Database, orgs: SeededOrg[], connections: 
   const searches = await sql<{ org_id: string; msn: string }>`
     SELECT org_id, msn FROM teardowns WHERE msn IS NOT NULL AND status <> 'archived' AND org_id <> ${probe}::uuid
     ORDER BY random() LIMIT 200`.execute(db);
+  const listingSearches = await sql<{ org_id: string; msn: string }>`
+    SELECT org_id, msn FROM listings WHERE msn IS NOT NULL AND status = 'active' AND listing_type IN ('aircraft', 'engine', 'apu')
+    ORDER BY random() LIMIT 200`.execute(db);
   const visible = await sql<{ org_id: string; n: number }>`
     SELECT org_id, count(*)::int AS n FROM teardowns WHERE status <> 'archived' AND org_id = ANY(${LARGE_ORGS.map((i) => orgs[i].orgId)}::uuid[])
     GROUP BY org_id`.execute(db);
@@ -113,6 +120,7 @@ export async function selectPools(db: Database, orgs: SeededOrg[], connections: 
     uploads: writes.slice(1000 + transitionCount),
     listingReads: records(listingReads.rows),
     searches: searches.rows.map((r) => ({ org: orgIndex.get(r.org_id)!, term: r.msn })),
+    listingSearches: listingSearches.rows.map((r) => ({ org: orgIndex.get(r.org_id)!, term: r.msn })),
     // "Page 200" where the largest organizations are that deep; the last full page where they are not (quick mode).
     deepPage: Math.max(1, Math.min(200, Math.floor(smallestLarge / 20))),
     largeOrgs: LARGE_ORGS,

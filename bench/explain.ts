@@ -1,20 +1,37 @@
 // EXPLAIN (ANALYZE, BUFFERS) of the list queries on the seeded full-size data, for bench/EXPLAIN.md.
+// The statements are the service's own, compiled by its repositories, as the floor sends them.
 import { CompiledQuery } from 'kysely';
 import type { Database } from '../src/db/database.js';
+import { listingsRepository } from '../src/listings/repository.js';
+import { teardownRepository } from '../src/teardowns/repository.js';
 import { type Pools, PROBE_ORG } from './dataset.js';
-import { listingCount, listingPage, type Query, type TeardownListFilter, teardownCount, teardownPage } from './floors/list-sql.js';
+import {
+  decodeFloorList,
+  type FloorListingList,
+  type FloorTeardownList,
+  listingListRequest,
+  type TeardownListAsk,
+  teardownListRequest,
+} from './floor-requests.js';
+import { BROAD_TERM } from './scenarios.js';
 import type { SeededOrg } from './seed.js';
+
+interface Query {
+  text: string;
+  values: readonly unknown[];
+}
+const toQuery = (compiled: { sql: string; parameters: readonly unknown[] }): Query => ({ text: compiled.sql, values: compiled.parameters });
 
 export interface ExplainedQuery {
   title: string;
   sql: string;
-  values: unknown[];
+  values: readonly unknown[];
   plan: string;
   executionMs: number;
 }
 
 async function explain(db: Database, title: string, query: Query): Promise<ExplainedQuery> {
-  const compiled = CompiledQuery.raw(`EXPLAIN (ANALYZE, BUFFERS) ${query.text}`, query.values);
+  const compiled = CompiledQuery.raw(`EXPLAIN (ANALYZE, BUFFERS) ${query.text}`, [...query.values]);
   // The first run warms the cache; the second is the steady state a busy server sees.
   await db.executeQuery(compiled);
   const result = await db.executeQuery<{ 'QUERY PLAN': string }>(compiled);
@@ -27,24 +44,30 @@ export async function explainListQueries(db: Database, orgs: SeededOrg[], pools:
   const large = orgs[pools.largeOrgs[0]].orgId;
   const small = orgs[pools.largeOrgs.length + 1].orgId;
   const search = pools.searches[0];
-  const cases: [string, TeardownListFilter][] = [
-    ['Teardowns, page 1, large organization', { orgId: large, page: 1 }],
-    ['Teardowns, page 1, typical organization', { orgId: small, page: 1 }],
-    ['Teardowns, page 1, the 1,000-row probe organization', { orgId: orgs[PROBE_ORG].orgId, page: 1 }],
+  const cases: [string, string, TeardownListAsk][] = [
+    ['Teardowns, page 1, large organization', large, {}],
+    ['Teardowns, page 1, typical organization', small, {}],
+    ['Teardowns, page 1, the 1,000-row probe organization', orgs[PROBE_ORG].orgId, {}],
     [
       'Teardowns, filtered (asset_type=engine, status=active_in_process,active_completed)',
-      { orgId: large, page: 1, assetType: 'engine', statuses: ['active_in_process', 'active_completed'] },
+      large,
+      { assetType: 'engine', statuses: ['active_in_process', 'active_completed'] },
     ],
-    [`Teardowns, deep page ${pools.deepPage}`, { orgId: large, page: pools.deepPage }],
-    [`Teardowns, selective search (${JSON.stringify(search.term)})`, { orgId: orgs[search.org].orgId, page: 1, search: search.term }],
-    ['Teardowns, broad search ("harvest")', { orgId: large, page: 1, search: 'harvest' }],
+    [`Teardowns, deep page ${pools.deepPage}`, large, { page: pools.deepPage }],
+    [`Teardowns, selective search (${JSON.stringify(search.term)})`, orgs[search.org].orgId, { search: search.term }],
+    [`Teardowns, broad search (${JSON.stringify(BROAD_TERM)})`, large, { search: BROAD_TERM }],
+    ['Teardowns, sort_by=msn', large, { sortBy: 'msn', sortDir: 'asc' }],
   ];
+  const teardowns = teardownRepository(db);
   const out: ExplainedQuery[] = [];
-  for (const [title, filter] of cases) {
-    out.push(await explain(db, `${title}: page query`, teardownPage(filter)));
-    out.push(await explain(db, `${title}: count query`, teardownCount(filter)));
+  for (const [title, orgId, ask] of cases) {
+    const spec = decodeFloorList<FloorTeardownList>(teardownListRequest(orgId, ask).floorQuery);
+    out.push(await explain(db, `${title}: page query`, toQuery(teardowns.pageQuery(spec.orgId, spec.filters, spec.window).compile())));
+    out.push(await explain(db, `${title}: count query`, toQuery(teardowns.countQuery(spec.orgId, spec.filters).compile())));
   }
-  out.push(await explain(db, 'Listings, page 1: page query', listingPage(large, 1)));
-  out.push(await explain(db, 'Listings, page 1: count query', listingCount(large)));
+  const listing = decodeFloorList<FloorListingList>(listingListRequest(large, {}).floorQuery);
+  const queries = listingsRepository(db).activePageQueries(listing.orgId, listing.filters, listing.page, listing.perPage, listing.order);
+  out.push(await explain(db, 'Listings, page 1: page query', toQuery(queries.page.compile())));
+  out.push(await explain(db, 'Listings, page 1: count query', toQuery(queries.count.compile())));
   return out;
 }

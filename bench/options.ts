@@ -18,6 +18,9 @@ export interface BenchOptions {
   listings: number;
   /** Rows of the organization whose list latency is compared at small and at full table size. */
   probeRows: number;
+  /** Teardowns imported through the admin API at the end, into `importOrganizations` empty organizations. */
+  importRows: number;
+  importOrganizations: number;
   /** Administrative PostgreSQL URL: the bench creates and drops its own database through it. */
   postgresUrl: string;
   backends: Backend[];
@@ -52,16 +55,18 @@ export function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions 
   for (const b of backends) if (b !== 'postgres' && b !== 'pglite') throw new Error(`BENCH_BACKENDS: unknown backend ${b}`);
   return {
     quick,
-    warmupSeconds: seconds(env, 'BENCH_WARMUP', quick ? 2 : 5),
-    durationSeconds: seconds(env, 'BENCH_DURATION', quick ? 5 : 20),
+    warmupSeconds: seconds(env, 'BENCH_WARMUP', 2),
+    durationSeconds: seconds(env, 'BENCH_DURATION', quick ? 3 : 6),
     connections: Math.round(seconds(env, 'BENCH_CONNECTIONS', 50)),
     organizations: 50,
     teardowns,
     listings: quick ? 1_000 : 20_000,
     probeRows: Math.min(1_000, Math.floor(teardowns / 5)),
+    importRows: quick ? 5_000 : 100_000,
+    importOrganizations: 10,
     postgresUrl,
     backends: backends as Backend[],
-    timeoutMinutes: seconds(env, 'BENCH_TIMEOUT_MINUTES', quick ? 20 : 75),
+    timeoutMinutes: seconds(env, 'BENCH_TIMEOUT_MINUTES', quick ? 30 : 90),
     resultsPath: resolve(projectRoot, env.BENCH_RESULTS ?? 'bench/RESULTS.md'),
     explainPath: env.BENCH_EXPLAIN || !quick ? resolve(projectRoot, env.BENCH_EXPLAIN ?? 'bench/EXPLAIN.md') : undefined,
     uploadBytes: 1024 * 1024,

@@ -23,7 +23,9 @@ async function serve() {
 }
 
 async function measure(counts: number[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'serve'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve);
@@ -63,6 +65,9 @@ async function measure(counts: number[]) {
 
 if (process.argv[2] === 'serve') await serve();
 else {
-  const counts = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const counts = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   await measure(counts.length > 0 ? counts : [110_000, 1_000_000]);
 }

@@ -2,12 +2,14 @@
 // carrying the owning organization's key; a read scenario has a floor twin sending the same
 // rotation to a bare route, so the two are comparable request for request.
 import type { Request } from 'autocannon';
+import type { SortBy } from '../src/teardowns/schemas.js';
 import { type OwnedId, type Pools, PROBE_ORG } from './dataset.js';
+import { listingListRequest, type TeardownListAsk, teardownListRequest } from './floor-requests.js';
 import type { LoadSpec } from './load.js';
 import { MULTIPART_CONTENT_TYPE, multipartPdf } from './multipart.js';
 import type { SeededOrg } from './seed.js';
 
-export type FloorKey = 'get-teardown' | 'list' | 'get-listing' | 'list-listings' | 'upload';
+export type FloorKey = 'reads' | 'upload';
 
 export interface Scenario {
   id: string;
@@ -16,6 +18,8 @@ export interface Scenario {
   service: LoadSpec;
   /** The floor process to start, and the same rotation aimed at its bare routes. */
   floor?: { process: FloorKey; spec: LoadSpec };
+  /** Send `service` to the floor process instead (the floor's own A/B: unnamed against named statements). */
+  serviceOnFloor?: boolean;
 }
 
 export interface ScenarioContext {
@@ -24,6 +28,8 @@ export interface ScenarioContext {
   uploadBytes: number;
   /** The service's base URL, for the transition scenario's resynchronisation reads. */
   serviceUrl: string;
+  /** An aircraft type every organization has rows of: the vocabulary filter. */
+  aircraftType: { name: string; id: string };
 }
 
 const V1 = '/public/v1';
@@ -48,38 +54,67 @@ function rotating<T>(items: T[], build: (item: T, n: number) => Omit<Request, 's
 const get = (path: string, headers: Record<string, string>) => ({ method: 'GET' as const, path, headers, body: undefined });
 
 /** Organizations other than the probe one (which stays at exactly `probeRows` teardowns for the scale comparison). */
-const workingOrgs = (orgs: SeededOrg[]) => orgs.filter((o) => o.index !== PROBE_ORG);
+const workingOrgs = (orgs: SeededOrg[]) => orgs.filter((o) => o.index !== PROBE_ORG && !o.importTarget);
 
-const FILTER = 'asset_type=engine&status=active_in_process,active_completed';
+/** A term most seeded descriptions contain: the search that matches most of an organization. */
+export const BROAD_TERM = 'available';
 
-interface ListVariant {
-  id: string;
-  title: string;
-  rotation: { org: number; query: string }[];
+/** One list request per rotation step, as the service receives it and as the floor receives it. */
+interface ListRotation {
+  org: SeededOrg;
+  request: { serviceQuery: string; floorQuery: string };
 }
 
-function listVariants(ctx: ScenarioContext): ListVariant[] {
-  const { pools } = ctx;
-  const orgs = workingOrgs(ctx.orgs);
+function listScenario(id: string, title: string, path: 'teardowns' | 'sales-lease-exchange', rotation: ListRotation[]): Scenario {
+  const floorPath = path === 'teardowns' ? '/teardowns' : '/listings';
+  return {
+    id,
+    title,
+    kind: 'read',
+    service: { connection: rotating(rotation, (r) => get(`${V1}/${path}?${r.request.serviceQuery}`, auth(r.org))) },
+    floor: {
+      process: 'reads',
+      spec: { connection: rotating(rotation, (r) => get(`${floorPath}?q=${r.request.floorQuery}`, auth(r.org))) },
+    },
+  };
+}
+
+const teardownLists = (orgs: SeededOrg[], ask: TeardownListAsk) =>
+  orgs.map((org) => ({ org, request: teardownListRequest(org.orgId, ask) }));
+
+/** Searches for terms that exist in their organization (one row each) and for a term in most rows. */
+export function searchScenarios(orgs: SeededOrg[], searches: { org: number; term: string }[], prefix = '', titleSuffix = ''): Scenario[] {
+  const byIndex = new Map(orgs.map((o) => [o.index, o]));
+  const selective = searches.map((s) => ({
+    org: byIndex.get(s.org)!,
+    request: teardownListRequest(byIndex.get(s.org)!.orgId, { search: s.term }),
+  }));
+  const orgsSearched = [...new Set(searches.map((s) => s.org))].map((i) => byIndex.get(i)!);
+  const partial = searches.map((s) => {
+    // The first characters of an MSN: a prefix many serial numbers share.
+    const term = s.term.slice(0, Math.max(3, s.term.length - 2));
+    return { org: byIndex.get(s.org)!, request: teardownListRequest(byIndex.get(s.org)!.orgId, { search: term }) };
+  });
   return [
-    { id: 'list-plain', title: 'List teardowns, page 1', rotation: orgs.map((o) => ({ org: o.index, query: 'page=1' })) },
-    {
-      id: 'list-filtered',
-      title: 'List teardowns, filtered (engines in process or completed)',
-      rotation: orgs.map((o) => ({ org: o.index, query: `${FILTER}&page=1` })),
-    },
-    {
-      id: 'list-deep',
-      title: `List teardowns, deep page ${pools.deepPage}`,
-      rotation: pools.largeOrgs.map((org) => ({ org, query: `page=${pools.deepPage}` })),
-    },
-    {
-      id: 'list-search',
-      title: 'List teardowns, selective search (one MSN)',
-      rotation: pools.searches.map((s) => ({ org: s.org, query: `search=${encodeURIComponent(s.term)}` })),
-    },
+    listScenario(`${prefix}list-search`, `List teardowns, selective search (one MSN)${titleSuffix}`, 'teardowns', selective),
+    listScenario(`${prefix}list-search-partial`, `List teardowns, search for part of an MSN${titleSuffix}`, 'teardowns', partial),
+    listScenario(
+      `${prefix}list-search-broad`,
+      `List teardowns, broad search ("${BROAD_TERM}", in most rows)${titleSuffix}`,
+      'teardowns',
+      teardownLists(orgsSearched, { search: BROAD_TERM }),
+    ),
   ];
 }
+
+const SORTS: { sortBy: SortBy; dir: 'asc' | 'desc' }[] = [
+  { sortBy: 'msn', dir: 'asc' },
+  { sortBy: 'status', dir: 'asc' },
+  { sortBy: 'location_country', dir: 'asc' },
+  { sortBy: 'teardown_start_date', dir: 'desc' },
+  { sortBy: 'asset_type', dir: 'asc' },
+  { sortBy: 'updated_at', dir: 'desc' },
+];
 
 export function readScenarios(ctx: ScenarioContext): Scenario[] {
   const { orgs, pools } = ctx;
@@ -89,7 +124,12 @@ export function readScenarios(ctx: ScenarioContext): Scenario[] {
   });
   const teardown = byId(`${V1}/teardowns`, '/teardowns', pools.teardownReads);
   const listing = byId(`${V1}/sales-lease-exchange`, '/listings', pools.listingReads);
-  const listingPages = workingOrgs(orgs);
+  const working = workingOrgs(orgs);
+  const large = pools.largeOrgs.map((i) => orgs[i]);
+  const listingSearches = pools.listingSearches.map((s) => ({
+    org: orgs[s.org],
+    request: listingListRequest(orgs[s.org].orgId, { search: s.term }),
+  }));
 
   return [
     {
@@ -97,30 +137,77 @@ export function readScenarios(ctx: ScenarioContext): Scenario[] {
       title: 'Get teardown by id',
       kind: 'read',
       service: teardown.service,
-      floor: { process: 'get-teardown', spec: teardown.floor },
+      floor: { process: 'reads', spec: teardown.floor },
     },
-    ...listVariants(ctx).map(
-      (v): Scenario => ({
-        id: v.id,
-        title: v.title,
-        kind: 'read',
-        service: { connection: rotating(v.rotation, (r) => get(`${V1}/teardowns?${r.query}`, auth(orgs[r.org]))) },
-        floor: { process: 'list', spec: { connection: rotating(v.rotation, (r) => get(`/teardowns?${r.query}`, auth(orgs[r.org]))) } },
-      }),
+    listScenario('list-plain', 'List teardowns, page 1', 'teardowns', teardownLists(working, {})),
+    listScenario('list-deep', `List teardowns, deep page ${pools.deepPage}`, 'teardowns', teardownLists(large, { page: pools.deepPage })),
+    listScenario(
+      'list-filtered',
+      'List teardowns, filtered (engines in process or completed)',
+      'teardowns',
+      teardownLists(working, { assetType: 'engine', statuses: ['active_in_process', 'active_completed'] }),
+    ),
+    listScenario(
+      'list-vocabulary',
+      `List teardowns, vocabulary filter (aircraft_type=${ctx.aircraftType.name})`,
+      'teardowns',
+      teardownLists(working, { aircraftType: ctx.aircraftType }),
+    ),
+    ...searchScenarios(orgs, pools.searches),
+    ...SORTS.map((s) =>
+      listScenario(
+        `list-sort-${s.sortBy}`,
+        `List teardowns, sort_by=${s.sortBy}&sort_dir=${s.dir}`,
+        'teardowns',
+        teardownLists(working, { sortBy: s.sortBy, sortDir: s.dir }),
+      ),
     ),
     {
       id: 'get-listing',
       title: 'Get listing by id',
       kind: 'read',
       service: listing.service,
-      floor: { process: 'get-listing', spec: listing.floor },
+      floor: { process: 'reads', spec: listing.floor },
+    },
+    listScenario(
+      'list-listings',
+      'List listings, page 1',
+      'sales-lease-exchange',
+      working.map((org) => ({ org, request: listingListRequest(org.orgId, {}) })),
+    ),
+    listScenario('list-listings-search', 'List listings, search (one MSN)', 'sales-lease-exchange', listingSearches),
+  ];
+}
+
+/**
+ * The floor against itself: the same statements sent unnamed (A, as the service sends them) and as
+ * named prepared statements (B). This decides whether preparing would pay off.
+ */
+export function preparedScenarios(ctx: ScenarioContext): Scenario[] {
+  const { orgs, pools } = ctx;
+  const teardownPaths = (prefix: string) => ({
+    connection: rotating(pools.teardownReads, (r) => get(`${prefix}/teardowns/${r.id}`, auth(orgs[r.org]))),
+  });
+  const lists = teardownLists(workingOrgs(orgs), {});
+  const listPaths = (prefix: string) => ({
+    connection: rotating(lists, (r) => get(`${prefix}/teardowns?q=${r.request.floorQuery}`, auth(r.org))),
+  });
+  return [
+    {
+      id: 'prepared-get',
+      title: 'Floor get by id: named prepared (service column) against unnamed (floor column)',
+      kind: 'read',
+      serviceOnFloor: true,
+      service: teardownPaths('/named'),
+      floor: { process: 'reads', spec: teardownPaths('') },
     },
     {
-      id: 'list-listings',
-      title: 'List listings, page 1',
+      id: 'prepared-list',
+      title: 'Floor list page 1: named prepared (service column) against unnamed (floor column)',
       kind: 'read',
-      service: { connection: rotating(listingPages, (o) => get(`${V1}/sales-lease-exchange?page=1`, auth(o))) },
-      floor: { process: 'list-listings', spec: { connection: rotating(listingPages, (o) => get('/listings?page=1', auth(o))) } },
+      serviceOnFloor: true,
+      service: listPaths('/named'),
+      floor: { process: 'reads', spec: listPaths('') },
     },
   ];
 }
@@ -155,18 +242,32 @@ export function writeScenarios(ctx: ScenarioContext): Scenario[] {
       }),
     })),
   };
-  const patch: LoadSpec = {
-    connection: rotating(pools.patches, (r, n) => ({
-      method: 'PATCH',
-      path: `${V1}/teardowns/${r.id}`,
-      headers: json(orgs[r.org]),
-      body: JSON.stringify({ description: `Part-out update ${n}: harvest list revised, LLP sheets added.` }),
-    })),
+  const patchRequest = (r: OwnedId, n: number) => ({
+    method: 'PATCH' as const,
+    path: `${V1}/teardowns/${r.id}`,
+    headers: json(orgs[r.org]),
+    body: JSON.stringify({ description: `Part-out update ${n}: harvest list revised, LLP sheets added.` }),
+  });
+  const patch: LoadSpec = { connection: rotating(pools.patches, patchRequest) };
+  // 90 % reads (by id and page 1 of the same organizations), 10 % PATCH: readers meet writers' row locks and new versions.
+  const reads = teardownLists(workingOrgs(orgs), {});
+  const mixed: LoadSpec = {
+    connection: rotating(pools.patches, (r, n) => {
+      if (n % 10 === 0) return patchRequest(r, n);
+      if (n % 2 === 0)
+        return get(
+          `${V1}/teardowns/${pools.teardownReads[n % pools.teardownReads.length].id}`,
+          auth(orgs[pools.teardownReads[n % pools.teardownReads.length].org]),
+        );
+      const list = reads[n % reads.length];
+      return get(`${V1}/teardowns?${list.request.serviceQuery}`, auth(list.org));
+    }),
   };
   return [
     { id: 'create-teardown', title: 'Create teardown', kind: 'write', service: create },
     { id: 'patch-teardown', title: 'PATCH teardown (description)', kind: 'write', service: patch },
     { id: 'transition', title: 'Transition (unpublish / submit)', kind: 'write', service: transitionSpec(ctx) },
+    { id: 'mixed-90-10', title: 'Mixed: 90 % reads (by id, page 1), 10 % PATCH', kind: 'write', service: mixed },
   ];
 }
 

@@ -21,6 +21,8 @@ export interface SeededOrg {
   orgId: string;
   userId: string;
   key: string;
+  /** Empty until the bench imports into it through the admin API (the search-after-import scenarios). */
+  importTarget?: boolean;
 }
 
 interface VocabularyColumns {

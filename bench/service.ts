@@ -1,5 +1,6 @@
 // Starting the built service and the floors as child processes, configured for load: no rate limit
 // in the way, quiet logs, no background jobs, no demo account.
+import { BENCH_ADMIN_TOKEN } from './import.js';
 import type { Backend } from './options.js';
 import { type Child, startChild } from './processes.js';
 import type { FloorKey } from './scenarios.js';
@@ -12,31 +13,36 @@ export interface DatabaseTarget {
   dataDir: string;
 }
 
-export function startService(target: DatabaseTarget, port: number): Promise<Child> {
+/** `env` overrides the bench settings (the AUTH_CACHE_SECONDS=0 and default-log-level variants). */
+export function startService(target: DatabaseTarget, port: number, env: Record<string, string | undefined> = {}): Promise<Child> {
+  const settings: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: target.dataDir,
+    ...(target.url ? { DATABASE_URL: target.url } : {}),
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000000',
+    LOG_LEVEL: 'warn',
+    JOBS_INTERVAL_SECONDS: '0',
+    DEMO_ON_FIRST_START: 'false',
+    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+  };
+  // An override of undefined removes the bench's setting: the service's own default applies.
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete settings[name];
+    else settings[name] = value;
+  }
   return startChild({
     name: `service (${target.backend})`,
     args: ['dist/src/server.js'],
     port,
     readyPath: '/readyz',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: target.dataDir,
-      ...(target.url ? { DATABASE_URL: target.url } : {}),
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-      AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000000',
-      LOG_LEVEL: 'warn',
-      JOBS_INTERVAL_SECONDS: '0',
-      DEMO_ON_FIRST_START: 'false',
-    },
+    env: settings,
   });
 }
 
 const FLOOR_FILES: Record<FloorKey, string> = {
-  'get-teardown': 'bench/floors/get-by-id.ts',
-  'get-listing': 'bench/floors/get-by-id.ts',
-  list: 'bench/floors/list.ts',
-  'list-listings': 'bench/floors/list.ts',
+  reads: 'bench/floors/reads.ts',
   upload: 'bench/floors/upload.ts',
 };
 

@@ -1,30 +1,39 @@
-// The floors' database access: node-postgres straight, no Kysely, no service code. PostgreSQL through a
-// pool the size of the service's (DB_POOL_SIZE default 10); PGlite through the same node-postgres
-// adapter the service uses, on a copy of the seeded data directory (PGlite allows one process per directory).
+// The floors' database access: the service's own pool settings (src/db/database.ts: the same client
+// class, type parsers, deadlines and pool size), without Kysely on the request path. The Kysely
+// instance only compiles the repositories' statements. PostgreSQL: the bench database itself;
+// PGlite: an identical copy of the service's data directory (PGlite allows one process per directory).
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { DEFAULT_DEADLINES, pglitePoolConfig, postgresPoolConfig } from '../../src/db/database.js';
+import type { DB } from '../../src/db/schema.js';
 
-// The same result parsing as the service, so both sides build the same JavaScript values.
-const types = new pg.TypeOverrides();
-types.setTypeParser(1082, (v: string) => v);
-types.setTypeParser(20, (v: string) => Number(v));
-types.setTypeParser(1700, (v: string) => Number(v));
+export interface FloorDatabase {
+  pool: pg.Pool;
+  /** Compiles only: requests go through `pool` directly. */
+  db: Kysely<DB>;
+  close(): Promise<void>;
+}
 
-export async function openFloorPool(env: NodeJS.ProcessEnv = process.env): Promise<{ pool: pg.Pool; close(): Promise<void> }> {
+export async function openFloorDatabase(env: NodeJS.ProcessEnv = process.env): Promise<FloorDatabase> {
+  let pool: pg.Pool;
+  let closeDatabase = async () => {};
   if (env.FLOOR_DATABASE_URL) {
-    const pool = new pg.Pool({ connectionString: env.FLOOR_DATABASE_URL, max: Number(env.FLOOR_POOL_SIZE ?? 10), types });
-    return { pool, close: () => pool.end() };
+    pool = new pg.Pool(postgresPoolConfig(env.FLOOR_DATABASE_URL, Number(env.FLOOR_POOL_SIZE ?? 10), DEFAULT_DEADLINES));
+  } else {
+    if (!env.FLOOR_PGLITE_DIR) throw new Error('FLOOR_DATABASE_URL or FLOOR_PGLITE_DIR is required');
+    const pglite = await PGlite.create(env.FLOOR_PGLITE_DIR, { extensions: { pg_trgm } });
+    pool = new pg.Pool(pglitePoolConfig(pglite));
+    closeDatabase = () => pglite.close();
   }
-  if (!env.FLOOR_PGLITE_DIR) throw new Error('FLOOR_DATABASE_URL or FLOOR_PGLITE_DIR is required');
-  const pglite = await PGlite.create(env.FLOOR_PGLITE_DIR, { extensions: { pg_trgm } });
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     pool,
+    db,
     close: async () => {
       await pool.end();
-      await pglite.close();
+      await closeDatabase();
     },
   };
 }

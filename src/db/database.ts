@@ -34,25 +34,6 @@ typeOverrides.setTypeParser(INT8_OID, (v: string) => Number(v));
 typeOverrides.setTypeParser(NUMERIC_OID, (v: string) => Number(v));
 
 /**
- * Parameterised queries become named prepared statements: PostgreSQL parses and plans each distinct
- * statement once per connection instead of on every request. Kysely emits a bounded set of texts (the
- * dynamic filters combine into a few hundred at most); past MAX_PREPARED distinct texts, new ones run
- * unnamed. Statements without parameters (DDL, BEGIN, COMMIT) are never prepared, so migrations
- * cannot leave a plan behind that a later schema change would invalidate.
- */
-const MAX_PREPARED = 2_000;
-const statementNames = new Map<string, string>();
-
-function statementName(text: string): string | undefined {
-  let name = statementNames.get(text);
-  if (!name && statementNames.size < MAX_PREPARED) {
-    name = `s${statementNames.size + 1}`;
-    statementNames.set(text, name);
-  }
-  return name;
-}
-
-/**
  * The connection class of the PostgreSQL pool.
  *
  * - It always listens for `error`: pg emits it on a client whose socket dies, and a client checked
@@ -62,7 +43,13 @@ function statementName(text: string): string | undefined {
  * - A query that outlives the client-side deadline (`query_timeout`: the server did not answer, e.g.
  *   packets dropped) leaves the connection waiting for an answer that may never come; the socket is
  *   destroyed so that the pool replaces the connection instead of handing it out again.
- * - Parameterised queries run as named prepared statements (see statementName).
+ *
+ * Queries run as unnamed statements (parse, bind, execute in one round trip). Named prepared
+ * statements were tried and removed: in an A/B against the same SQL sent unnamed they did not pay off
+ * (bench/README.md, "Prepared statements"), a generic plan chosen after five executions can serve a
+ * selective search with the plan of a broad one, a `SELECT *` prepared before a migration fails with
+ * "cached plan must not change result type" after it, and PgBouncer in transaction mode hands the
+ * next transaction a server connection that never saw the PARSE.
  */
 class ServiceClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: forwards pg.Client's constructor config untouched
@@ -73,11 +60,7 @@ class ServiceClient extends pg.Client {
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() is heavily overloaded; this forwards every form
   override query(config: any, values?: any, callback?: any): any {
-    const prepared =
-      typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined
-        ? statementName(config)
-        : undefined;
-    const result = prepared ? super.query({ name: prepared, text: config, values }) : super.query(config, values, callback);
+    const result: unknown = super.query(config, values, callback);
     if (!(result instanceof Promise)) return result;
     return result.catch((err: unknown) => {
       if (err instanceof Error && err.message === 'Query read timeout') {
@@ -127,6 +110,23 @@ export function connectionSettings(deadlines: DatabaseDeadlines) {
   };
 }
 
+/** The service's PostgreSQL pool settings (the bench floors open theirs with the same). */
+export function postgresPoolConfig(url: string, poolSize: number, deadlines: DatabaseDeadlines): pg.PoolConfig {
+  return {
+    Client: ServiceClient,
+    connectionString: url,
+    max: poolSize,
+    types: typeOverrides,
+    application_name: 'partner-api',
+    ...connectionSettings(deadlines),
+  };
+}
+
+/** The node-postgres pool over an open PGlite: one connection, as PGlite is one session. */
+export function pglitePoolConfig(pglite: PGlite): pg.PoolConfig {
+  return { ...createPgConfig(pglite), max: 1, types: typeOverrides };
+}
+
 function queryObserver(observers: Set<() => void>): LogConfig {
   return (event) => {
     if (event.level === 'query') for (const observe of observers) observe();
@@ -136,14 +136,7 @@ function queryObserver(observers: Set<() => void>): LogConfig {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
     const deadlines = options.deadlines ?? DEFAULT_DEADLINES;
-    const pool = new pg.Pool({
-      Client: ServiceClient,
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      types: typeOverrides,
-      application_name: 'partner-api',
-      ...connectionSettings(deadlines),
-    });
+    const pool = new pg.Pool(postgresPoolConfig(options.url, options.poolSize ?? 10, deadlines));
     // An idle client lost its connection; the pool replaces it. Queries in flight report their own error.
     const idleErrorObservers = new Set<(err: Error) => void>();
     pool.on('error', (err) => {
@@ -158,7 +151,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   // PGlite is a single connection: a pool of one serialises transactions, as a real session would.
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types: typeOverrides });
+  const pool = new pg.Pool(pglitePoolConfig(pglite));
   const queryObservers = new Set<() => void>();
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: queryObserver(queryObservers) });
   return {

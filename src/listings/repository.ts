@@ -58,6 +58,35 @@ export function listingsRepository(db: Database) {
   const withSeller = () =>
     db.selectFrom('listings as l').innerJoin('organizations as o', 'o.id', 'l.org_id').selectAll('l').select('o.name as seller_org_name');
 
+  const findDetailQuery = (id: string, orgId: string) => withSeller().where('l.id', '=', id).where('l.org_id', '=', orgId);
+
+  /** The page and the count of one list request over the same filters. */
+  function activePageQueries(orgId: string, filters: ListingFilters, page: number, perPage: number, order: ListingOrder) {
+    let query = withSeller().where('l.org_id', '=', orgId).where('l.status', '=', 'active');
+    // Legacy parts / landing_gear rows are readable by id only (decisions.md section 5).
+    query = filters.listingType
+      ? query.where('l.listing_type', '=', filters.listingType)
+      : query.where('l.listing_type', 'in', LISTED_TYPES);
+    for (const { column, id } of filters.vocabulary) query = query.where(`l.${column}`, '=', id);
+    if (filters.conditionPattern !== undefined) query = query.where('l.condition', 'ilike', filters.conditionPattern);
+    if (filters.countryPattern !== undefined) query = query.where('l.country', 'ilike', filters.countryPattern);
+    if (filters.updatedSince !== undefined) query = query.where('l.updated_at', '>=', filters.updatedSince);
+    const search = filters.searchPattern;
+    if (search !== undefined) {
+      query = query.where((eb) =>
+        eb.or([eb('l.title', 'ilike', search), eb('l.description', 'ilike', search), eb('l.msn', 'ilike', search)]),
+      );
+    }
+    return {
+      page: query
+        .orderBy(`l.${order.sortBy}`, order.direction)
+        .orderBy('l.id', order.direction)
+        .limit(perPage)
+        .offset(pageOffset(page, perPage)),
+      count: query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')),
+    };
+  }
+
   return {
     async insert(rows: NewListing[]): Promise<string[]> {
       const inserted = await db.insertInto('listings').values(rows).returning('id').execute();
@@ -65,7 +94,7 @@ export function listingsRepository(db: Database) {
     },
 
     async findDetail(id: string, orgId: string): Promise<ListingDetailRow | undefined> {
-      return withSeller().where('l.id', '=', id).where('l.org_id', '=', orgId).executeTakeFirst();
+      return findDetailQuery(id, orgId).executeTakeFirst();
     },
 
     async findType(id: string, orgId: string): Promise<{ listing_type: StoredListingType; row_version: number } | undefined> {
@@ -89,35 +118,14 @@ export function listingsRepository(db: Database) {
       perPage: number,
       order: ListingOrder = { sortBy: 'created_at', direction: 'desc' },
     ): Promise<{ rows: ListingDetailRow[]; total: number }> {
-      let query = withSeller().where('l.org_id', '=', orgId).where('l.status', '=', 'active');
-      // Legacy parts / landing_gear rows are readable by id only (decisions.md section 5).
-      query = filters.listingType
-        ? query.where('l.listing_type', '=', filters.listingType)
-        : query.where('l.listing_type', 'in', LISTED_TYPES);
-      for (const { column, id } of filters.vocabulary) query = query.where(`l.${column}`, '=', id);
-      if (filters.conditionPattern !== undefined) query = query.where('l.condition', 'ilike', filters.conditionPattern);
-      if (filters.countryPattern !== undefined) query = query.where('l.country', 'ilike', filters.countryPattern);
-      if (filters.updatedSince !== undefined) query = query.where('l.updated_at', '>=', filters.updatedSince);
-      const search = filters.searchPattern;
-      if (search !== undefined) {
-        query = query.where((eb) =>
-          eb.or([eb('l.title', 'ilike', search), eb('l.description', 'ilike', search), eb('l.msn', 'ilike', search)]),
-        );
-      }
-      const [rows, count] = await Promise.all([
-        query
-          .orderBy(`l.${order.sortBy}`, order.direction)
-          .orderBy('l.id', order.direction)
-          .limit(perPage)
-          .offset(pageOffset(page, perPage))
-          .execute(),
-        query
-          .clearSelect()
-          .select((eb) => eb.fn.countAll<number>().as('total'))
-          .executeTakeFirstOrThrow(),
-      ]);
+      const queries = activePageQueries(orgId, filters, page, perPage, order);
+      const [rows, count] = await Promise.all([queries.page.execute(), queries.count.executeTakeFirstOrThrow()]);
       return { rows, total: Number(count.total) };
     },
+
+    // The read statements themselves, unexecuted: the bench floors compile and send exactly these.
+    findDetailQuery,
+    activePageQueries,
 
     /**
      * One UPDATE that also answers the row as it was: the locked sub-select reads the latest
@@ -149,11 +157,7 @@ export function listingsRepository(db: Database) {
           ),
         );
       }
-      let update = db
-        .updateTable('listings')
-        .from(old.forUpdate().as('old'))
-        .set(set)
-        .whereRef('listings.id', '=', 'old.id');
+      let update = db.updateTable('listings').from(old.forUpdate().as('old')).set(set).whereRef('listings.id', '=', 'old.id');
       // The hold is judged on the locked row by the write itself: a suspension landing between a
       // check and the write cannot be escaped.
       const status = changes.status;
@@ -208,9 +212,7 @@ export function listingsRepository(db: Database) {
       let query = db.deleteFrom('listings').where('id', '=', id).where('org_id', '=', orgId);
       const condition = versionCondition('row_version', ifMatch);
       if (condition) query = query.where(condition);
-      return query
-        .returning(['title', 'msn', 'listing_type', 'status', 'country', 'documents', 'images'])
-        .executeTakeFirst();
+      return query.returning(['title', 'msn', 'listing_type', 'status', 'country', 'documents', 'images']).executeTakeFirst();
     },
   };
 }

@@ -76,12 +76,45 @@ export function teardownRepository(db: Kysely<DB>) {
     return query;
   }
 
+  const findQuery = (orgId: string, id: string) => db.selectFrom('teardowns').selectAll().where('id', '=', id).where('org_id', '=', orgId);
+
+  const countQuery = (orgId: string, filters: ListFilters) => matching(orgId, filters).select((eb) => eb.fn.countAll<number>().as('total'));
+
+  /**
+   * One page, ordered by the sort column then id in the same direction, so pages never overlap.
+   * The page's ids come first from the (org_id, <sort>, id) index alone; only those rows are then
+   * read, so a deep page costs an index walk, not thousands of row fetches. The ids are a
+   * MATERIALIZED common table expression, computed exactly once: as `id IN (…)` or as a derived
+   * table, with statistics that do not know the organization yet (rows just imported or created),
+   * the planner chose a nested loop that re-ran the LIMIT sub-select once per row of the
+   * organization (410–710 ms for a 500-row organization, against 3 ms).
+   */
+  function pageQuery(orgId: string, filters: ListFilters, w: ListWindow) {
+    const pageIds = matching(orgId, filters)
+      .select('id')
+      .orderBy(w.sortColumn, w.direction)
+      .orderBy('id', w.direction)
+      .limit(w.limit)
+      .offset(w.offset);
+    return db
+      .with(
+        (cte) => cte('page').materialized(),
+        () => pageIds,
+      )
+      .selectFrom('page')
+      .innerJoin('teardowns', 'teardowns.id', 'page.id')
+      .select(LIST_COLUMNS.map((column) => `teardowns.${column}` as const))
+      .where('teardowns.org_id', '=', orgId)
+      .orderBy(`teardowns.${w.sortColumn}`, w.direction)
+      .orderBy('teardowns.id', w.direction);
+  }
+
   /** A sub-select locking one owned row, so a statement reads the values it is about to replace. */
   const lockedRow = (orgId: string, id: string) => db.selectFrom('teardowns').where('id', '=', id).where('org_id', '=', orgId).forUpdate();
 
   return {
     async find(orgId: string, id: string): Promise<TeardownRow | undefined> {
-      return db.selectFrom('teardowns').selectAll().where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
+      return findQuery(orgId, id).executeTakeFirst();
     },
 
     async insert(values: NewTeardown): Promise<TeardownRow> {
@@ -94,33 +127,18 @@ export function teardownRepository(db: Kysely<DB>) {
     },
 
     async count(orgId: string, filters: ListFilters): Promise<number> {
-      const row = await matching(orgId, filters)
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .executeTakeFirstOrThrow();
+      const row = await countQuery(orgId, filters).executeTakeFirstOrThrow();
       return Number(row.total);
     },
 
-    /**
-     * One page, ordered by the sort column then id in the same direction, so pages never overlap.
-     * The page's ids come first from the (org_id, <sort>, id) INCLUDE (status) index alone; only
-     * those rows are then read, so a deep page costs an index walk, not thousands of row fetches.
-     */
     async page(orgId: string, filters: ListFilters, w: ListWindow): Promise<ListRow[]> {
-      const pageIds = matching(orgId, filters)
-        .select('id')
-        .orderBy(w.sortColumn, w.direction)
-        .orderBy('id', w.direction)
-        .limit(w.limit)
-        .offset(w.offset);
-      return db
-        .selectFrom('teardowns')
-        .select(LIST_COLUMNS)
-        .where('org_id', '=', orgId)
-        .where('id', 'in', pageIds)
-        .orderBy(w.sortColumn, w.direction)
-        .orderBy('id', w.direction)
-        .execute();
+      return pageQuery(orgId, filters, w).execute();
     },
+
+    // The read statements themselves, unexecuted: the bench floors compile and send exactly these.
+    findQuery,
+    countQuery,
+    pageQuery,
 
     /** Writes a sparse update; returns the new row and the values it replaced, or undefined when not owned. */
     async update(
