@@ -91,7 +91,7 @@ function probeTable(sizes: SizeResult[]): string[] {
       const total = p.total === undefined ? (p.firstStatus ? `HTTP ${p.firstStatus}` : '–') : n0(p.total);
       lines.push(
         m
-          ? `| ${s.label} | ${p.title} | ${total} | ${n0(m.rps)} | ${m.p50} | ${m.p99} | ${n0(failures(m))} / ${n0(m.completed)}${codes(m)} | ${ms(p.pagePlan)} | ${ms(p.countPlan)} |`
+          ? `| ${s.label} | ${p.title} | ${total} | ${n0(m.rps)} | ${m.completed ? m.p50 : '–'} | ${m.completed ? m.p99 : '–'} | ${n0(failures(m))} / ${n0(m.completed)}${codes(m)} | ${ms(p.pagePlan)} | ${ms(p.countPlan)} |`
           : `| ${s.label} | ${p.title} | ${total} | not run: ${oneLine(p.error ?? '')} | | | | ${ms(p.pagePlan)} | ${ms(p.countPlan)} |`,
       );
     }
@@ -102,7 +102,8 @@ function probeTable(sizes: SizeResult[]): string[] {
 function p50Ratio(small: SizeResult | undefined, large: SizeResult | undefined, id: string): number | undefined {
   const a = small?.probes.find((p) => p.id === id)?.service;
   const b = large?.probes.find((p) => p.id === id)?.service;
-  if (!a || !b) return undefined;
+  // A run in which nothing completed has no latency (autocannon reports 0): no ratio.
+  if (!a || !b || a.completed === 0 || b.completed === 0) return undefined;
   // One millisecond is the histogram's resolution: a sub-millisecond p50 would make any ratio explode.
   return b.p50 / Math.max(a.p50, 1);
 }
@@ -136,12 +137,15 @@ function targetRows(r: ScaleResult): string[] {
     return verdict(ratio === undefined ? undefined : ratio <= 1.5, ratio === undefined ? '' : `${n1(ratio)}×`);
   };
   const measured = [...r.a, ...(r.b ? [r.b] : [])].flatMap((s) => s.probes.filter((p) => p.service).map((p) => ({ s, p })));
-  const failed = measured.filter(({ p }) => failures(p.service!) > 0);
+  // A run in which no request completed failed too, whatever its (zero) non-2xx count says.
+  const failed = measured.filter(({ p }) => failures(p.service!) > 0 || p.service!.completed === 0);
   const notRun = [...r.a, ...(r.b ? [r.b] : [])].flatMap((s) => s.probes.filter((p) => !p.service));
   const non2xx = verdict(
     measured.length === 0 ? undefined : failed.length === 0 && notRun.length === 0,
     failed.length > 0
-      ? failed.map(({ s, p }) => `${s.label} ${p.id}: ${n0(failures(p.service!))}`).join(', ')
+      ? failed
+          .map(({ s, p }) => `${s.label} ${p.id}: ${p.service!.completed === 0 ? 'no request completed' : n0(failures(p.service!))}`)
+          .join(', ')
       : notRun.length > 0
         ? `${notRun.length} probe(s) not run`
         : '',
@@ -203,6 +207,14 @@ export function renderScale(info: RunInfo, o: ScaleOptions, results: ScaleResult
     const seed = seedLine(r);
     if (seed) lines.push(seed, '');
     const sizes = [...r.a, ...(r.b ? [r.b] : [])];
+    if (sizes.some((s) => !s.analyze.analyzed)) {
+      lines.push(
+        '> ⚠ Some sizes were measured on a table the service had not analyzed (see below): the planner then works from',
+        '> default estimates for a never-analyzed table, and the plans and latencies of those sizes are those of missing',
+        '> statistics, not of the table size alone.',
+        '',
+      );
+    }
     lines.push('| Size | Organization rows | Table rows | Statistics before measuring |', '|---|---:|---:|---|');
     for (const s of sizes) lines.push(`| ${s.label} | ${n0(s.orgRows)} | ${n0(s.tableRows)} | ${analyzeCell(s)} |`);
     lines.push('', ...probeTable(sizes), '');

@@ -248,7 +248,7 @@ async function measureSize(
     service = await startService(t, port);
     result.analyze = await waitForAnalyze(t, seedEnd);
     log(
-      `[${t.backend}] ${label}: ${result.analyze.analyzed ? `analyzed (${result.analyze.by}) after ${result.analyze.seconds.toFixed(0)} s` : `not analyzed ${result.analyze.by ?? `within ${options.analyzeWaitSeconds} s`}`}`,
+      `[${t.backend}] ${label}: ${result.analyze.analyzed ? `analyzed (${result.analyze.by}) after ${result.analyze.seconds.toFixed(0)} s` : result.analyze.by ? `statistics not checked: ${result.analyze.by}` : `not analyzed within ${options.analyzeWaitSeconds} s`}`,
     );
     for (const p of probes) {
       const r: ProbeResult = { id: p.id, title: p.title };
