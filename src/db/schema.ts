@@ -241,12 +241,20 @@ export interface WebhookDeliveriesTable {
   created_at: Timestamp;
 }
 
+/** Teardowns per (organization, status), kept by triggers (migration 0011): the list's exact total without a count(*). */
+export interface TeardownCountsTable {
+  org_id: string;
+  status: string;
+  n: number;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   vocabulary_terms: VocabularyTermsTable;
   teardowns: TeardownsTable;
+  teardown_counts: TeardownCountsTable;
   listings: ListingsTable;
   audit_events: AuditEventsTable;
   security_alerts: SecurityAlertsTable;

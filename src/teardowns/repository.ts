@@ -78,7 +78,21 @@ export function teardownRepository(db: Kysely<DB>) {
 
   const findQuery = (orgId: string, id: string) => db.selectFrom('teardowns').selectAll().where('id', '=', id).where('org_id', '=', orgId);
 
-  const countQuery = (orgId: string, filters: ListFilters) => matching(orgId, filters).select((eb) => eb.fn.countAll<number>().as('total'));
+  /**
+   * The exact number of rows `matching` finds. Filtered by status alone (or not at all: every
+   * status but archived), it is read from the trigger-kept counters (migration 0011), a handful of
+   * rows whatever the organization's size; any other filter counts the matching rows.
+   */
+  function countQuery(orgId: string, filters: ListFilters) {
+    const { statuses, ...others } = filters;
+    if (Object.values(others).every((value) => value === undefined)) {
+      const counters = db.selectFrom('teardown_counts').where('org_id', '=', orgId);
+      return (statuses ? counters.where('status', 'in', statuses) : counters.where('status', '<>', 'archived')).select(
+        sql<number>`coalesce(sum(n), 0)`.as('total'),
+      );
+    }
+    return matching(orgId, filters).select((eb) => eb.fn.countAll<number>().as('total'));
+  }
 
   /**
    * One page, ordered by the sort column then id in the same direction, so pages never overlap.
