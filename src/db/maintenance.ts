@@ -52,7 +52,7 @@ export const needsAnalyze = (t: TableActivity) => t.modifiedSinceAnalyze > 50 + 
 export const needsVacuum = (t: TableActivity) => t.dead > 50 + 0.1 * t.live || t.insertedSinceVacuum > 1000 + 0.2 * t.live;
 
 /** Any constant shared by every instance: the session advisory lock that makes one instance maintain at a time. */
-const MAINTENANCE_LOCK = 0x6d61696e; // "main"
+export const MAINTENANCE_LOCK = 0x6d61696e; // "main"
 
 type Executor = Kysely<DB>;
 
