@@ -2,11 +2,14 @@
 // fresh statistics and read no GIN pending list, on both backends; PGlite, which has no autovacuum,
 // is vacuumed by the service.
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAINTENANCE_LOCK, type MaintainedTable, type MaintenanceAction } from '../../src/db/maintenance.js';
 import { backend, createTestApp, type TestApp } from '../helpers/app.js';
 import { createSeller, type Principal } from '../helpers/factories.js';
 import { createTeardown, importTeardowns, teardownBody } from '../helpers/teardowns.js';
+
+// Each test builds its own app (statistics are per database): migrations and seeding inside the test.
+vi.setConfig({ testTimeout: 120_000 });
 
 let t: TestApp | undefined;
 afterEach(async () => {
