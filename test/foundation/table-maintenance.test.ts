@@ -30,16 +30,34 @@ async function tableStats(app: TestApp, table: string) {
   return rows[0];
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
- * On PostgreSQL a backend publishes its write counters when it goes idle, at most once a second: a
- * pass right after the writes may not see them yet. PGlite's are flushed by the pass itself.
+ * Passes until `done` holds for what they ran together (answered). On PostgreSQL a backend publishes
+ * its write counters when it goes idle, but no sooner than a second after its last publication (else
+ * after 10 idle seconds): a pass right after the writes may not see them yet. PGlite's are flushed by
+ * the pass itself.
  */
 async function passUntil(app: TestApp, done: (actions: MaintenanceAction[]) => boolean): Promise<MaintenanceAction[]> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 20_000;
+  const all: MaintenanceAction[] = [];
   for (;;) {
-    const actions = await app.app.ctx.maintenance.runOnce();
-    if (done(actions) || Date.now() > deadline) return actions;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    all.push(...(await app.app.ctx.maintenance.runOnce()));
+    if (done(all) || Date.now() > deadline) return all;
+    await sleep(250);
+  }
+}
+
+/** Waits until the table's published counters show `modified` changes since its last ANALYZE. */
+async function published(app: TestApp, table: string, modified: number) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (backend() === 'pglite') await sql`SELECT pg_stat_force_next_flush()`.execute(app.database.db);
+    const { rows } = await sql<{ n: number }>`SELECT n_mod_since_analyze AS n FROM pg_stat_user_tables WHERE relname = ${table}`.execute(
+      app.database.db,
+    );
+    if (Number(rows[0]?.n) >= modified || Date.now() > deadline) return;
+    await sleep(250);
   }
 }
 
@@ -132,10 +150,10 @@ describe('periodic pass', () => {
     const app = await open();
     const seller = await createSeller(app);
     await createTeardown(app, seller);
-    await passUntil(app, (actions) => ran(actions, 'teardowns', 'analyze'));
+    await passUntil(app, (actions) => ran(actions, 'teardowns', 'analyze') && ran(actions, 'api_keys', 'analyze'));
     // A few writes, far under 50 + 5 % of the table: no new statistics are worth their cost.
     for (let i = 0; i < 3; i++) await createTeardown(app, seller);
-    if (backend() === 'postgres') await new Promise((resolve) => setTimeout(resolve, 1500));
+    await published(app, 'teardowns', 3);
     expect(await app.app.ctx.maintenance.runOnce()).toEqual([]);
     expect(await metricValue(app, 'teardowns', 'analyze')).toBe(1);
   });
@@ -180,7 +198,7 @@ describe.runIf(backend() === 'postgres')('several instances on one PostgreSQL', 
       // Another instance's pass, as PostgreSQL sees it: the session lock on its connection.
       await sql`SELECT pg_advisory_lock(${MAINTENANCE_LOCK})`.execute(other);
       try {
-        await new Promise((resolve) => setTimeout(resolve, 1500)); // the key's counters are published
+        await published(app, 'api_keys', 1);
         expect(await app.app.ctx.maintenance.runOnce()).toEqual([]);
       } finally {
         await sql`SELECT pg_advisory_unlock(${MAINTENANCE_LOCK})`.execute(other);
@@ -209,7 +227,8 @@ describe('MAINTENANCE_INTERVAL_SECONDS', () => {
   it('0 disables the timer', async () => {
     const app = await open({ MAINTENANCE_INTERVAL_SECONDS: '0' });
     await createSeller(app);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await published(app, 'api_keys', 1); // what a running timer would act on within its next second
+    await sleep(2000);
     expect(await metricValue(app, 'api_keys', 'analyze')).toBe(0);
     expect((await tableStats(app, 'api_keys')).last_analyze).toBeNull();
   });
