@@ -18,18 +18,19 @@ import { createObjectStore } from './files/store-from-config.js';
 import { apiKeyAuthHook } from './http/auth.js';
 import { clientErrorHandler, generateRequestId } from './http/client-errors.js';
 import { installErrorHandler, installJsonParser } from './http/error-handler.js';
-import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from './http/rate-limit.js';
 import { installIdempotency } from './http/idempotency.js';
+import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from './http/rate-limit.js';
 import { installRequestValidation } from './http/request-validation.js';
 import { frameworkErrorHandler, installRouteFallbacks } from './http/routing.js';
 import { BusinessError, PlainError, ValidationError } from './http/schemas.js';
 import { setAnswerHeaders } from './http/security-headers.js';
 import { validatorCompiler } from './http/validation.js';
+import { createMaintenance } from './jobs/maintenance.js';
 import { createJobs } from './jobs/scheduler.js';
 import { dependencyHealth } from './observability/dependencies.js';
-import { createMetrics } from './observability/metrics.js';
 import { docsPage } from './observability/docs-page.js';
 import { API_DESCRIPTION, TAGS } from './observability/guides.js';
+import { createMetrics } from './observability/metrics.js';
 import { documentTags, publicDocument } from './observability/openapi.js';
 import { systemRoutes } from './observability/routes.js';
 import { publicRoutes } from './public-routes.js';
@@ -104,7 +105,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }));
   const noticeDatabase = () => health.up('database');
   database.queryObservers.add(noticeDatabase);
-  const idleConnectionLost = (err: Error) => app.log.warn({ error: err.message }, 'an idle database connection was lost; the pool replaces it');
+  const idleConnectionLost = (err: Error) =>
+    app.log.warn({ error: err.message }, 'an idle database connection was lost; the pool replaces it');
   database.idleErrorObservers.add(idleConnectionLost);
 
   const vocabularies = vocabularyRepository(database.db);
@@ -124,6 +126,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     (config.redisUrl ? redisRateLimitStore(config.redisUrl, { timeoutMs: config.redisTimeoutMs, health }) : memoryRateLimitStore());
   await limiter.ready?.();
 
+  const lifecycle = { draining: false };
+  const maintenance = createMaintenance({ db: database.db, dbKind: database.kind, metrics, health, lifecycle, log: app.log });
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -136,7 +140,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     vocabularies,
     principals,
     authListener,
-    lifecycle: { draining: false },
+    maintenance,
+    lifecycle,
   };
 
   app.decorate('ctx', ctx);
@@ -253,10 +258,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.decorate('jobs', createJobs(ctx, app.log));
   app.addHook('onReady', async () => {
     if (config.jobsIntervalSeconds > 0) app.jobs.start(config.jobsIntervalSeconds * 1000);
+    if (config.maintenanceIntervalSeconds > 0) ctx.maintenance.start(config.maintenanceIntervalSeconds * 1000);
     await app.webhooks.start();
   });
   app.addHook('onClose', async () => {
     app.jobs.stop();
+    await ctx.maintenance.stop();
     await app.webhooks.stop();
     database.queryObservers.delete(noticeDatabase);
     database.idleErrorObservers.delete(idleConnectionLost);

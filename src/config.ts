@@ -37,6 +37,7 @@ const EnvSchema = Type.Object({
   AUTH_FAILURE_LIMIT_PER_MINUTE: Int(60, 1),
   AUTH_CACHE_SECONDS: Int(60, 0),
   JOBS_INTERVAL_SECONDS: Int(60, 0),
+  MAINTENANCE_INTERVAL_SECONDS: Int(10, 0),
   TEARDOWN_TTL_DAYS: Int(90, 1),
   IDEMPOTENCY_TTL_HOURS: Int(24, 1),
   EVENT_RETENTION_DAYS: Int(30, 1, 3650),
@@ -107,6 +108,8 @@ export interface Config {
   /** How long an authenticated key's principal is reused by one instance; 0 disables the cache. */
   authCacheSeconds: number;
   jobsIntervalSeconds: number;
+  /** How often table statistics are checked (eager ANALYZE; VACUUM on PGlite); 0 disables the timer. */
+  maintenanceIntervalSeconds: number;
   teardownTtlDays: number;
   /** How long an Idempotency-Key's stored response is replayed; the periodic jobs purge older keys. */
   idempotencyTtlHours: number;
@@ -232,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authFailureLimitPerMinute: e.AUTH_FAILURE_LIMIT_PER_MINUTE,
     authCacheSeconds: e.AUTH_CACHE_SECONDS,
     jobsIntervalSeconds: e.JOBS_INTERVAL_SECONDS,
+    maintenanceIntervalSeconds: e.MAINTENANCE_INTERVAL_SECONDS,
     teardownTtlDays: e.TEARDOWN_TTL_DAYS,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { ObjectStore } from './files/object-store.js';
 import type { RateLimitStore } from './http/rate-limit.js';
+import type { Maintenance } from './jobs/maintenance.js';
 import type { DependencyHealth } from './observability/dependencies.js';
 import type { Metrics } from './observability/metrics.js';
 import type { VocabularyRepository } from './vocabularies/repository.js';
@@ -25,6 +26,8 @@ export interface AppContext {
   principals: PrincipalCache;
   /** PostgreSQL only: the channel that keeps `principals` in step with other instances. */
   authListener?: AuthChangeListener;
+  /** Eager ANALYZE (and on PGlite VACUUM) of the hot tables; imports call afterBulkWrite. */
+  maintenance: Maintenance;
   /** Set by the process on SIGTERM: /readyz answers 503 and responses close their connection. */
   lifecycle: { draining: boolean };
 }

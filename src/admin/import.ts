@@ -8,6 +8,7 @@ import type { Transaction } from 'kysely';
 import { accountsRepository } from '../accounts/repository.js';
 import { type Actor, type AuditEvent, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
+import type { MaintainedTable } from '../db/maintenance.js';
 import type { DB } from '../db/schema.js';
 import { canonicalAudience } from '../domain/audience.js';
 import { AUDIENCE_VALUES, type AudienceValue, type RecordEntity, type VocabularyKind } from '../domain/records.js';
@@ -51,8 +52,10 @@ export interface ImportBody<Item> {
 /** A fresh id for a row, chosen before the insert so that `ids` answers in the order of `items`. */
 export const newRowId = () => randomUUID();
 
+const TABLE_OF: Record<RecordEntity, MaintainedTable> = { teardown: 'teardowns', listing: 'listings' };
+
 export async function runImport<Item, Row extends { id: string }>(
-  ctx: Pick<AppContext, 'db' | 'clock' | 'vocabularies'>,
+  ctx: Pick<AppContext, 'db' | 'clock' | 'vocabularies' | 'maintenance'>,
   actor: Actor,
   body: ImportBody<Item>,
   target: ImportTarget<Item, Row>,
@@ -109,8 +112,13 @@ export async function runImport<Item, Row extends { id: string }>(
     const at = context.now;
     await appendEvents(
       tx,
-      rows.map((row) => recordEvent({ entity: target.entity, orgId: org.id, entityId: row.id, at, object: objects.get(row.id) }, 'created')),
+      rows.map((row) =>
+        recordEvent({ entity: target.entity, orgId: org.id, entityId: row.id, at, object: objects.get(row.id) }, 'created'),
+      ),
     );
   });
+  // Before answering: a search right after the import is then planned on statistics that count the
+  // new rows (without any, it filtered every row of the organization instead of using the indexes).
+  await ctx.maintenance.afterBulkWrite(TABLE_OF[target.entity]);
   return rows.map((row) => row.id);
 }

@@ -11,6 +11,7 @@ import * as m0006 from './migrations/0006_idempotency_keys.js';
 import * as m0007 from './migrations/0007_events.js';
 import * as m0008 from './migrations/0008_updated_at_indexes.js';
 import * as m0009 from './migrations/0009_webhooks.js';
+import * as m0010 from './migrations/0010_gin_fastupdate_off.js';
 import * as m0011 from './migrations/0011_teardown_counts.js';
 
 // Static imports rather than a folder scan: the compiled build and tsx see the same list.
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0007_events': m0007,
   '0008_updated_at_indexes': m0008,
   '0009_webhooks': m0009,
+  '0010_gin_fastupdate_off': m0010,
   '0011_teardown_counts': m0011,
 };
 

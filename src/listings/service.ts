@@ -27,7 +27,7 @@ import { listingBodyItems } from './rules.js';
 import type { AdminListingStatusBody, CreateListingBody, ImportListingsBody, ListingQuery, UpdateListingBody } from './schemas.js';
 import { toListingDetail, toListingListItem, VOCABULARY_OF_TYPE } from './view.js';
 
-export type ListingServiceDeps = Pick<AppContext, 'db' | 'clock' | 'vocabularies' | 'config' | 'store'>;
+export type ListingServiceDeps = Pick<AppContext, 'db' | 'clock' | 'vocabularies' | 'config' | 'store' | 'maintenance'>;
 
 /** The caller: their organization owns everything they touch. */
 export interface Owner {
@@ -81,14 +81,16 @@ async function detailOf(
 ): Promise<Tagged<ReturnType<typeof toListingDetail>>> {
   const row = await listingsRepository(db).findDetail(id, orgId);
   if (!row) throw listingNotFound();
-  return { body: toListingDetail(row, await loadVocabularyLookup(vocabularies, [row], db)), etag: etagOf('listing', row.id, row.row_version) };
+  return {
+    body: toListingDetail(row, await loadVocabularyLookup(vocabularies, [row], db)),
+    etag: etagOf('listing', row.id, row.row_version),
+  };
 }
 
 /** An If-Match the stored version does not satisfy: 412 naming the current ETag, nothing written. */
 function assertMatches(ifMatch: IfMatch | undefined, id: string, version: number): void {
   if (!matchesVersion(ifMatch, version)) throw preconditionFailed(etagOf('listing', id, version));
 }
-
 
 /** A change of one listing, for its events: the record as GET by id answers it after the change. */
 const listingChange = (orgId: string, id: string, at: Date, object: unknown): RecordChange => ({

@@ -55,6 +55,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
       labelNames: ['job'] as const,
       registers: [registry],
     }),
+    maintenanceRuns: new Counter({
+      name: 'table_maintenance_total',
+      help: 'ANALYZE and VACUUM statements run by the service, by table and kind',
+      labelNames: ['table', 'kind'] as const,
+      registers: [registry],
+    }),
   };
 }
 

@@ -9,7 +9,10 @@ import { loadConfig } from '../config.js';
 
 export async function servedDocument(): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'partner-api-document-'));
-  const app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOBS_INTERVAL_SECONDS: '0' }), { logger: false });
+  const app = await buildApp(
+    loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JOBS_INTERVAL_SECONDS: '0', MAINTENANCE_INTERVAL_SECONDS: '0' }),
+    { logger: false },
+  );
   try {
     await app.ready();
     const response = await app.inject({ method: 'GET', url: '/public/v1/openapi.json' });

@@ -7,17 +7,17 @@ import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import type { NewTeardown } from '../db/schema.js';
 import { isUuid } from '../domain/ids.js';
-import { teardownNotFound } from '../http/errors.js';
-import { loadVocabularyLookup, VOCABULARY_COLUMN } from '../vocabularies/attach.js';
 import { appendEvents } from '../events/log.js';
 import { recordEvent } from '../events/record.js';
+import { teardownNotFound } from '../http/errors.js';
+import { loadVocabularyLookup, VOCABULARY_COLUMN } from '../vocabularies/attach.js';
 import type { VocabularyKind } from '../vocabularies/repository.js';
 import { teardownRepository } from './repository.js';
 import type { ImportItemInput, ImportTeardownsBody } from './schemas.js';
 import { expiryFrom } from './state-machine.js';
 import { taggedDetail, toDetail } from './view.js';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies'>;
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'maintenance'>;
 
 /** The vocabulary field each asset type reads, legacy types included; other fields are ignored. */
 const VOCABULARY_OF: Record<ImportItemInput['asset_type'], VocabularyKind> = {

@@ -28,7 +28,7 @@ import { type CreateTeardownBody, type ListTeardownsQuery, SORT_COLUMNS, type Tr
 import { ACTIONS, allowedWhileHeld, expiryFrom, isTransitionAction, MOVES, statusLabel } from './state-machine.js';
 import { type TeardownDetailView, taggedDetail, toListItem } from './view.js';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store'>;
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store' | 'maintenance'>;
 
 /** A path id that is not a UUID names no teardown: the same plain 404 as an unknown one. */
 function assertTeardownId(id: string): void {

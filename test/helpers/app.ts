@@ -92,14 +92,24 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     DATA_DIR: dataDir,
     ADMIN_TOKEN,
     JOBS_INTERVAL_SECONDS: '0',
+    // Tests run maintenance passes themselves (app.ctx.maintenance.runOnce()).
+    MAINTENANCE_INTERVAL_SECONDS: '0',
     LOG_LEVEL: 'silent',
     ...options.env,
   });
   // With TEST_REDIS_URL the limiter is the shared Redis one, under a prefix of this app's own.
   const limiter = options.configuredLimiter
     ? undefined
-    : (options.limiter ?? (process.env.TEST_REDIS_URL ? redisRateLimitStore(process.env.TEST_REDIS_URL, { prefix: `rl:test:${randomUUID()}:` }) : undefined));
-  const app = await buildApp(config, { database: handle, clock, logger: false, store: options.store, limiter, webhookResolver: options.webhookResolver });
+    : (options.limiter ??
+      (process.env.TEST_REDIS_URL ? redisRateLimitStore(process.env.TEST_REDIS_URL, { prefix: `rl:test:${randomUUID()}:` }) : undefined));
+  const app = await buildApp(config, {
+    database: handle,
+    clock,
+    logger: false,
+    store: options.store,
+    limiter,
+    webhookResolver: options.webhookResolver,
+  });
   await app.ready();
   return {
     app,
@@ -107,7 +117,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database: handle,
     dataDir,
     admin: (method, url, payload) =>
-      app.inject({ method, url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, ...(payload === undefined ? {} : { payload: payload as object }) }),
+      app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      }),
     async close() {
       await app.close();
       await handle.close();

@@ -1,0 +1,81 @@
+// Table maintenance as a periodic job (db/maintenance.ts says what it runs and why): a pass every
+// MAINTENANCE_INTERVAL_SECONDS, and an ANALYZE right after a bulk write so that the first search
+// after an import is already planned on statistics.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/database.js';
+import { type MaintainedTable, type MaintenanceAction, maintainOnce, runMaintenance } from '../db/maintenance.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
+import type { DependencyHealth } from '../observability/dependencies.js';
+import type { Metrics } from '../observability/metrics.js';
+
+export interface MaintenanceDeps {
+  db: Database;
+  dbKind: 'postgres' | 'pglite';
+  metrics: Metrics;
+  health: DependencyHealth;
+  lifecycle: { draining: boolean };
+  log: FastifyBaseLogger;
+}
+
+export interface Maintenance {
+  /** One pass now (tests, and the timer); answers what it ran. */
+  runOnce(): Promise<MaintenanceAction[]>;
+  /** ANALYZE after a committed bulk write, before answering it. Best effort: never throws. */
+  afterBulkWrite(table: MaintainedTable): Promise<void>;
+  start(intervalMs: number): void;
+  /** Stops the timer and waits for a pass under way, so that the database is not closed under it. */
+  stop(): Promise<void>;
+}
+
+export function createMaintenance(deps: MaintenanceDeps): Maintenance {
+  const { db, metrics, log } = deps;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  const counted = (actions: MaintenanceAction[]) => {
+    for (const { table, kind } of actions) metrics.maintenanceRuns.inc({ table, kind });
+    return actions;
+  };
+
+  async function runOnce() {
+    const actions = counted(await maintainOnce(db, deps.dbKind));
+    if (actions.length > 0) log.info({ actions }, 'table maintenance ran');
+    return actions;
+  }
+
+  return {
+    runOnce,
+    async afterBulkWrite(table) {
+      try {
+        await runMaintenance(db, { table, kind: 'analyze' });
+        counted([{ table, kind: 'analyze' }]);
+      } catch (err) {
+        // The rows are committed; the next periodic pass analyzes the table anyway.
+        log.warn({ err, table }, 'ANALYZE after a bulk write failed');
+      }
+    },
+    start(intervalMs) {
+      if (timer) return;
+      const tick = () => {
+        // A slow pass is never overlapped; a draining instance starts nothing its close would wait for.
+        if (running || deps.lifecycle.draining) return;
+        running = runOnce()
+          .catch((err) => {
+            // An outage is logged once by health, not once per tick with a stack.
+            if (isDatabaseUnavailable(err)) deps.health.down('database', err);
+            else log.error({ err }, 'table maintenance failed');
+          })
+          .finally(() => {
+            running = undefined;
+          });
+      };
+      timer = setInterval(tick, intervalMs);
+      timer.unref();
+      tick();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
