@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../src/db/database.js';
 import type { BenchOptions } from './options.js';
-import { analyze, prepareSchema, type SeededOrg, seedListings, seedOrganizations, seedTeardowns, type Vocabulary } from './seed.js';
+import { prepareSchema, type SeededOrg, seedListings, seedOrganizations, seedTeardowns, type Vocabulary } from './seed.js';
 
 export const PROBE_ORG = 0;
 const LARGE_ORGS = [1, 2, 3, 4, 5];
@@ -45,11 +45,10 @@ export async function seedPhaseOne(db: Database, o: BenchOptions, plan: DatasetP
   const orgs = await seedOrganizations(db, o.organizations + o.importOrganizations);
   for (const org of orgs.slice(o.organizations)) org.importTarget = true;
   await seedTeardowns(db, orgs[PROBE_ORG], plan.teardownsPerOrg[PROBE_ORG], 0, vocabulary);
-  await analyze(db);
   return { orgs, vocabulary };
 }
 
-/** Every other teardown and every listing, then fresh statistics. */
+/** Every other teardown and every listing (statistics: the service's own maintenance pass, bench/backend-run.ts). */
 export async function seedPhaseTwo(db: Database, plan: DatasetPlan, state: SeedState): Promise<void> {
   let base = plan.teardownsPerOrg[PROBE_ORG];
   for (const org of state.orgs) {
@@ -63,7 +62,6 @@ export async function seedPhaseTwo(db: Database, plan: DatasetPlan, state: SeedS
     await seedListings(db, org, plan.listingsPerOrg[org.index], listingBase, state.vocabulary);
     listingBase += plan.listingsPerOrg[org.index];
   }
-  await analyze(db);
 }
 
 export interface OwnedId {

@@ -204,13 +204,3 @@ export async function seedListings(db: Database, org: SeededOrg, count: number, 
       ) shaped
     ) described`.execute(db);
 }
-
-/**
- * Refreshes planner statistics and the visibility map, as autovacuum would on a table that has
- * settled; without it the first minutes of a run measure a freshly bulk-loaded heap instead.
- */
-export async function analyze(db: Database): Promise<void> {
-  for (const table of ['organizations', 'users', 'api_keys', 'vocabulary_terms', 'teardowns', 'listings']) {
-    await sql`VACUUM (ANALYZE) ${sql.ref(table)}`.execute(db);
-  }
-}

@@ -17,6 +17,8 @@ import type { DB } from './schema.js';
 /** The tables written often enough to matter; small, rarely written tables are left to autovacuum (or to nothing). */
 export const MAINTAINED_TABLES = [
   'teardowns',
+  // One row per (organization, status), rewritten by every create, transition and delete (0011).
+  'teardown_counts',
   'listings',
   'audit_events',
   'events',

@@ -8,8 +8,9 @@ import { type Kysely, sql } from 'kysely';
 //
 // - Each trigger applies the net change of its statement grouped by (org_id, status), in key
 //   order: two transactions lock counter rows in the same order, so they cannot deadlock on them.
-// - A PATCH does not set status, so UPDATE OF status never fires for it; a transition changes one
-//   row, and a change that moves nothing (HAVING sum <> 0) writes and locks nothing.
+// - Every UPDATE fires it (PostgreSQL refuses transition tables on an UPDATE OF <columns> trigger),
+//   but a statement that moves no row between statuses, a PATCH, nets to nothing (HAVING sum <> 0)
+//   and writes and locks nothing.
 // - Writers of one organization and status queue on its counter row until they commit, as they
 //   already queue on the event stream's row (0007).
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -47,7 +48,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE TRIGGER teardown_counts_insert AFTER INSERT ON teardowns
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION teardown_counts_apply()`.execute(db);
   await sql`
-    CREATE TRIGGER teardown_counts_update AFTER UPDATE OF status, org_id ON teardowns
+    CREATE TRIGGER teardown_counts_update AFTER UPDATE ON teardowns
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION teardown_counts_apply()`.execute(db);
   await sql`
     CREATE TRIGGER teardown_counts_delete AFTER DELETE ON teardowns
@@ -64,7 +65,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     FOR EACH STATEMENT EXECUTE FUNCTION teardown_counts_truncate()`.execute(db);
   // The rows already there, counted once, under a lock that keeps writers out until the triggers exist.
   await sql`LOCK TABLE teardowns IN SHARE MODE`.execute(db);
-  await sql`INSERT INTO teardown_counts (org_id, status, n) SELECT org_id, status, count(*) FROM teardowns GROUP BY org_id, status`.execute(db);
+  await sql`INSERT INTO teardown_counts (org_id, status, n) SELECT org_id, status, count(*) FROM teardowns GROUP BY org_id, status`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
