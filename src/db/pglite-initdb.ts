@@ -2,7 +2,7 @@
 //
 // On an empty directory PGlite.create runs initdb in process: a second PostgreSQL WASM instance plus
 // initdb's own next to the one that will serve. Their memory is freed when they close, but the process
-// peaks at ~780 MB and keeps ~65 MB more resident for its whole life than a start on an existing
+// peaks at ~800 MB and keeps 70 MB or more resident for its whole life than a start on an existing
 // directory (bench/README.md, "Memory of the embedded default"). In a child process that memory goes
 // back to the system when the child exits, and the service then opens the directory as on any later start.
 import { spawn } from 'node:child_process';

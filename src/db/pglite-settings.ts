@@ -3,10 +3,10 @@
 // PGlite runs PostgreSQL in a WebAssembly heap inside the service's process. That heap starts at
 // 128 MB (the floor the WASM module declares) and only grows: memory PostgreSQL touched once stays
 // resident until the process ends. The largest part is shared_buffers, which initdb sets to 128 MB:
-// with it the heap grows to ~190 MB and ~150 MB of it stays resident after start-up. At 16 MB the
-// heap stays at its 128 MB floor and the idle process holds ~130 MB less (bench/README.md, "Memory of
-// the embedded default"). Pages that miss shared_buffers are read through the host's file system, whose
-// page cache keeps them in memory anyway, so a list or a search of a 100k-row table is not slower.
+// with it the heap grows to ~190 MB. At 32 MB the heap stays at its 128 MB floor and the idle
+// process holds ~80 MB less (bench/README.md, "Memory of the embedded default"). Pages that miss
+// shared_buffers are read through the host's file system, whose page cache serves them: lists of a
+// 100k-row table were no slower within the noise of the measurement; 16 MB was slower at search.
 import { PGlite } from '@electric-sql/pglite';
 
 /** shared_buffers of the embedded PGlite, in MB, unless PGLITE_SHARED_BUFFERS_MB says otherwise. */
