@@ -16,6 +16,7 @@ const EnvSchema = Type.Object({
   DATA_DIR: Text('./data'),
   DATABASE_URL: Optional(),
   DB_POOL_SIZE: Int(10, 1),
+  PGLITE_SHARED_BUFFERS_MB: Int(32, 1, 1024),
   DB_CONNECT_TIMEOUT_MS: Int(2000, 1),
   DB_STATEMENT_TIMEOUT_MS: Int(10_000, 1),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: Int(10_000, 1),
@@ -73,6 +74,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   dbPoolSize: number;
+  /** Embedded PGlite only: its shared_buffers in MB (src/db/pglite-settings.ts). */
+  pgliteSharedBuffersMb: number;
   /** Deadlines of every PostgreSQL call (docs/operations.md). */
   db: {
     /** Opening a connection, and waiting for a free one from the pool. */
@@ -206,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     dbPoolSize: e.DB_POOL_SIZE,
+    pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,
     db: {
       connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,

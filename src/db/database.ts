@@ -6,6 +6,8 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, type LogConfig, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { initPgliteDataDir } from './pglite-initdb.js';
+import { pgliteStartParams } from './pglite-settings.js';
 import type { DB } from './schema.js';
 
 export type Database = Kysely<DB>;
@@ -76,6 +78,8 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data directory; 'memory://' keeps everything in memory. */
   pgliteDataDir?: string;
+  /** PGlite's shared_buffers in MB (src/db/pglite-settings.ts). */
+  pgliteSharedBuffersMb?: number;
   poolSize?: number;
   /** Deadlines of the PostgreSQL connections (unused by PGlite, which runs in process). */
   deadlines?: DatabaseDeadlines;
@@ -148,8 +152,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
 
   const dataDir = options.pgliteDataDir ?? 'memory://';
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  const startParams = pgliteStartParams(options.pgliteSharedBuffersMb);
+  if (!dataDir.startsWith('memory://')) {
+    mkdirSync(dataDir, { recursive: true });
+    await initPgliteDataDir(dataDir, startParams);
+  }
+  const pglite = await PGlite.create(dataDir, { extensions: { pg_trgm }, startParams });
   // PGlite is a single connection: a pool of one serialises transactions, as a real session would.
   const pool = new pg.Pool(pglitePoolConfig(pglite));
   const queryObservers = new Set<() => void>();

@@ -13,7 +13,10 @@ export interface OpenOptions {
   onWaiting?: (attempt: number, err: unknown) => void;
 }
 
-type OpenConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> & { db?: Config['db'] };
+type OpenConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> & {
+  db?: Config['db'];
+  pgliteSharedBuffersMb?: Config['pgliteSharedBuffersMb'];
+};
 
 export class DatabaseUnreachableError extends Error {
   override name = 'DatabaseUnreachableError';
@@ -82,7 +85,7 @@ async function openEmbedded(config: OpenConfig): Promise<DatabaseHandle> {
   const release = lockDataDir(config.dataDir);
   let handle: DatabaseHandle | undefined;
   try {
-    handle = await openDatabase({ pgliteDataDir: join(config.dataDir, 'pglite') });
+    handle = await openDatabase({ pgliteDataDir: join(config.dataDir, 'pglite'), pgliteSharedBuffersMb: config.pgliteSharedBuffersMb });
     await migrateToLatest(handle.db);
   } catch (err) {
     await handle?.close().catch(() => {});

@@ -22,6 +22,7 @@ describe('defaults', () => {
       dataDir: './data',
       databaseUrl: undefined,
       dbPoolSize: 10,
+      pgliteSharedBuffersMb: 32,
       db: { connectTimeoutMs: 2000, statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 10_000, startupTimeoutSeconds: 60 },
       redisUrl: undefined,
       redisTimeoutMs: 500,
@@ -151,6 +152,8 @@ describe('invalid settings (ConfigError)', () => {
     ['EVENT_RETENTION_DAYS', '3651'],
     ['EVENT_RETENTION_DAYS', '7d'],
     ['DB_POOL_SIZE', '0'],
+    ['PGLITE_SHARED_BUFFERS_MB', '0'],
+    ['PGLITE_SHARED_BUFFERS_MB', '2048'],
     ['JOBS_INTERVAL_SECONDS', 'soon'],
     ['MAINTENANCE_INTERVAL_SECONDS', '-1'],
     ['MAINTENANCE_INTERVAL_SECONDS', '10s'],
@@ -166,8 +169,12 @@ describe('invalid settings (ConfigError)', () => {
   });
 
   it('refuses a headers deadline past the whole-request deadline (Node would not start)', () => {
-    expect(configError({ HTTP_HEADERS_TIMEOUT_SECONDS: '60', HTTP_REQUEST_TIMEOUT_SECONDS: '30' })).toContain('HTTP_HEADERS_TIMEOUT_SECONDS');
-    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '30', HTTP_REQUEST_TIMEOUT_SECONDS: '30' }).httpTimeouts).toMatchObject({ headersSeconds: 30 });
+    expect(configError({ HTTP_HEADERS_TIMEOUT_SECONDS: '60', HTTP_REQUEST_TIMEOUT_SECONDS: '30' })).toContain(
+      'HTTP_HEADERS_TIMEOUT_SECONDS',
+    );
+    expect(loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '30', HTTP_REQUEST_TIMEOUT_SECONDS: '30' }).httpTimeouts).toMatchObject({
+      headersSeconds: 30,
+    });
   });
 
   it('refuses an ADMIN_TOKEN shorter than 16 characters without printing it', () => {
