@@ -14,7 +14,6 @@ export interface OpenOptions {
 }
 
 type OpenConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> & {
-  dbPreparedStatements?: Config['dbPreparedStatements'];
   db?: Config['db'];
   pgliteSharedBuffersMb?: Config['pgliteSharedBuffersMb'];
 };
@@ -55,7 +54,7 @@ export async function openConfiguredDatabase(config: OpenConfig, options: OpenOp
       await migrating.close().catch(() => {});
     }
   });
-  return openDatabase({ url, poolSize: config.dbPoolSize, deadlines, preparedStatements: config.dbPreparedStatements });
+  return openDatabase({ url, poolSize: config.dbPoolSize, deadlines });
 }
 
 /**
