@@ -204,7 +204,8 @@ export async function runBackend(backend: Backend, o: BenchOptions, tmpRoot: str
   const measured = (async () => {
     await startReads();
     for (const s of readScenarios(ctx)) await runScenario(s, 'read');
-    for (const s of preparedScenarios(ctx)) await runScenario(s, 'prepared');
+    // PGlite's adapter has one session and no pooler: the comparison is made on PostgreSQL only.
+    if (backend === 'postgres') for (const s of preparedScenarios(ctx)) await runScenario(s, 'prepared');
     if (wanted('probe') && service) {
       const svc = service;
       probe.full = await measure(svc.baseUrl, probeScenario(state.orgs), settings, svc.pid).catch((err) => {

@@ -7,6 +7,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { DEFAULT_DEADLINES, pglitePoolConfig, postgresPoolConfig } from '../../src/db/database.js';
+import { pgliteStartParams } from '../../src/db/pglite-settings.js';
 import type { DB } from '../../src/db/schema.js';
 
 export interface FloorDatabase {
@@ -23,7 +24,7 @@ export async function openFloorDatabase(env: NodeJS.ProcessEnv = process.env): P
     pool = new pg.Pool(postgresPoolConfig(env.FLOOR_DATABASE_URL, Number(env.FLOOR_POOL_SIZE ?? 10), DEFAULT_DEADLINES));
   } else {
     if (!env.FLOOR_PGLITE_DIR) throw new Error('FLOOR_DATABASE_URL or FLOOR_PGLITE_DIR is required');
-    const pglite = await PGlite.create(env.FLOOR_PGLITE_DIR, { extensions: { pg_trgm } });
+    const pglite = await PGlite.create(env.FLOOR_PGLITE_DIR, { extensions: { pg_trgm }, startParams: pgliteStartParams() });
     pool = new pg.Pool(pglitePoolConfig(pglite));
     closeDatabase = () => pglite.close();
   }

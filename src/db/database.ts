@@ -47,11 +47,12 @@ typeOverrides.setTypeParser(NUMERIC_OID, (v: string) => Number(v));
  *   destroyed so that the pool replaces the connection instead of handing it out again.
  *
  * Queries run as unnamed statements (parse, bind, execute in one round trip). Named prepared
- * statements were tried and removed: in an A/B against the same SQL sent unnamed they did not pay off
- * (bench/README.md, "Prepared statements"), a generic plan chosen after five executions can serve a
- * selective search with the plan of a broad one, a `SELECT *` prepared before a migration fails with
- * "cached plan must not change result type" after it, and PgBouncer in transaction mode hands the
- * next transaction a server connection that never saw the PARSE.
+ * statements were removed: in an A/B of the same compiled statements through this same pool, named
+ * against unnamed, they made no difference beyond noise (get by id 1.03×, list page 1 0.97×:
+ * bench/RESULTS.md, "Prepared statements"), while they carry real risks: a generic plan chosen after
+ * five executions can serve a selective search with the plan of a broad one, a `SELECT *` prepared
+ * before a migration fails with "cached plan must not change result type" after it, and PgBouncer in
+ * transaction mode (before 1.21) hands the next transaction a server connection that never saw the PARSE.
  */
 class ServiceClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: forwards pg.Client's constructor config untouched
