@@ -45,13 +45,36 @@ export interface TableActivity {
   insertedSinceVacuum: number;
   /** By us or by autovacuum, ever (as far as the statistics remember). */
   analyzed: boolean;
+  vacuumed: boolean;
+  /**
+   * From the catalog, which survives what the statistics forget: PGlite starts every process with
+   * empty counters, and a crash or a stats reset empties them on PostgreSQL. Current size in pages;
+   * pages, rows (-1: never analyzed nor vacuumed) and all-visible pages as of the last VACUUM / ANALYZE.
+   */
+  pages: number;
+  catalogPages: number;
+  catalogRows: number;
+  allVisiblePages: number;
 }
 
-/** Eager ANALYZE: 5 % of the table changed (autovacuum waits for 10 %), or rows that were never analyzed. */
-export const needsAnalyze = (t: TableActivity) => t.modifiedSinceAnalyze > 50 + 0.05 * t.live || (t.live > 0 && !t.analyzed);
+/**
+ * Eager ANALYZE: 5 % of the table changed (autovacuum waits for 10 %), or rows that were never
+ * analyzed; and, when the counters remember no analyze (a new process on PGlite, a reset), a table
+ * the catalog says was never analyzed, or that grew by a tenth since its statistics were taken.
+ */
+export const needsAnalyze = (t: TableActivity) =>
+  t.modifiedSinceAnalyze > 50 + 0.05 * t.live ||
+  (t.live > 0 && !t.analyzed) ||
+  (!t.analyzed && t.pages > 0 && (t.catalogRows < 0 || t.pages > 1.1 * t.catalogPages + 8));
 
-/** PGlite's VACUUM: autovacuum's own thresholds for dead tuples and for inserts (the visibility map). */
-export const needsVacuum = (t: TableActivity) => t.dead > 50 + 0.1 * t.live || t.insertedSinceVacuum > 1000 + 0.2 * t.live;
+/**
+ * PGlite's VACUUM: autovacuum's own thresholds for dead tuples and for inserts (the visibility map);
+ * and, when the counters remember no vacuum, a table whose visibility map the catalog says is mostly unset.
+ */
+export const needsVacuum = (t: TableActivity) =>
+  t.dead > 50 + 0.1 * t.live ||
+  t.insertedSinceVacuum > 1000 + 0.2 * t.live ||
+  (!t.vacuumed && t.pages > 8 && t.allVisiblePages < 0.5 * t.pages);
 
 /** Any constant shared by every instance: the session advisory lock that makes one instance maintain at a time. */
 export const MAINTENANCE_LOCK = 0x6d61696e; // "main"
@@ -66,12 +89,20 @@ async function readActivity(conn: Executor): Promise<TableActivity[]> {
     modified: number;
     inserted: number;
     analyzed: boolean;
+    vacuumed: boolean;
+    pages: number;
+    catalog_pages: number;
+    catalog_rows: number;
+    all_visible: number;
   }>`
-    SELECT relname AS table, n_live_tup AS live, n_dead_tup AS dead, n_mod_since_analyze AS modified,
-           n_ins_since_vacuum AS inserted, (last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL) AS analyzed
-      FROM pg_stat_user_tables
-     WHERE schemaname = current_schema() AND relname = ANY(${[...MAINTAINED_TABLES]}::text[])
-     ORDER BY relname`.execute(conn);
+    SELECT s.relname AS table, s.n_live_tup AS live, s.n_dead_tup AS dead, s.n_mod_since_analyze AS modified,
+           s.n_ins_since_vacuum AS inserted, (s.last_analyze IS NOT NULL OR s.last_autoanalyze IS NOT NULL) AS analyzed,
+           (s.last_vacuum IS NOT NULL OR s.last_autovacuum IS NOT NULL) AS vacuumed,
+           pg_relation_size(c.oid) / current_setting('block_size')::int AS pages, c.relpages AS catalog_pages,
+           c.reltuples AS catalog_rows, c.relallvisible AS all_visible
+      FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+     WHERE s.schemaname = current_schema() AND s.relname = ANY(${[...MAINTAINED_TABLES]}::text[])
+     ORDER BY s.relname`.execute(conn);
   return rows.map((r) => ({
     table: r.table,
     live: Number(r.live),
@@ -79,6 +110,11 @@ async function readActivity(conn: Executor): Promise<TableActivity[]> {
     modifiedSinceAnalyze: Number(r.modified),
     insertedSinceVacuum: Number(r.inserted),
     analyzed: r.analyzed,
+    vacuumed: r.vacuumed,
+    pages: Number(r.pages),
+    catalogPages: Number(r.catalog_pages),
+    catalogRows: Number(r.catalog_rows),
+    allVisiblePages: Number(r.all_visible),
   }));
 }
 

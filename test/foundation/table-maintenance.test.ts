@@ -1,9 +1,14 @@
 // Table maintenance (db/maintenance.ts, jobs/maintenance.ts, migration 0010): searches are planned on
 // fresh statistics and read no GIN pending list, on both backends; PGlite, which has no autovacuum,
 // is vacuumed by the service.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAINTENANCE_LOCK, type MaintainedTable, type MaintenanceAction } from '../../src/db/maintenance.js';
+import { accountsRepository } from '../../src/accounts/repository.js';
+import { MAINTENANCE_LOCK, type MaintainedTable, type MaintenanceAction, maintainOnce } from '../../src/db/maintenance.js';
+import { openConfiguredDatabase } from '../../src/db/open-configured.js';
 import { backend, createTestApp, type TestApp } from '../helpers/app.js';
 import { createSeller, type Principal } from '../helpers/factories.js';
 import { createTeardown, importTeardowns, teardownBody } from '../helpers/teardowns.js';
@@ -231,5 +236,40 @@ describe('MAINTENANCE_INTERVAL_SECONDS', () => {
     await sleep(2000);
     expect(await metricValue(app, 'api_keys', 'analyze')).toBe(0);
     expect((await tableStats(app, 'api_keys')).last_analyze).toBeNull();
+  });
+});
+
+describe.skipIf(backend() !== 'pglite')('maintenance after a restart (PGlite starts every process with empty counters)', () => {
+  it('analyzes and vacuums what an earlier process wrote, then leaves the table alone', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'partner-api-maintenance-'));
+    try {
+      const first = await openConfiguredDatabase({ dataDir, dbPoolSize: 1 });
+      try {
+        const accounts = accountsRepository(first.db);
+        const org = await accounts.createOrganization({ name: 'Restart Aero' });
+        const user = await accounts.createUser(org.id, { email: 'ops@restart.example', capabilities: ['seller'] });
+        await sql`
+          INSERT INTO idempotency_keys (org_id, user_id, key, state, lease_token, lease_expires_at, created_at)
+          SELECT ${org.id}::uuid, ${user!.id}::uuid, 'key-' || g, 'running', gen_random_uuid(), now(), now()
+            FROM generate_series(1, 3000) g`.execute(first.db);
+      } finally {
+        await first.close();
+      }
+      const second = await openConfiguredDatabase({ dataDir, dbPoolSize: 1 });
+      try {
+        const { rows } = await sql<{
+          n: number;
+        }>`SELECT n_mod_since_analyze AS n FROM pg_stat_user_tables WHERE relname = 'idempotency_keys'`.execute(second.db);
+        expect(Number(rows[0].n)).toBe(0); // what the counters no longer know
+        const ran = await maintainOnce(second.db, 'pglite');
+        expect(ran).toContainEqual({ table: 'idempotency_keys', kind: 'analyze' });
+        expect(ran).toContainEqual({ table: 'idempotency_keys', kind: 'vacuum' });
+        expect((await maintainOnce(second.db, 'pglite')).filter((a) => a.table === 'idempotency_keys')).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
