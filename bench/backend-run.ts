@@ -204,7 +204,7 @@ export async function runBackend(backend: Backend, o: BenchOptions, tmpRoot: str
   const measured = (async () => {
     await startReads();
     for (const s of readScenarios(ctx)) await runScenario(s, 'read');
-    // PGlite's adapter has one session and no pooler: the comparison is made on PostgreSQL only.
+    // PGlite's adapter sends everything unnamed: the comparison exists on PostgreSQL only.
     if (backend === 'postgres') for (const s of preparedScenarios(ctx)) await runScenario(s, 'prepared');
     if (wanted('probe') && service) {
       const svc = service;

@@ -124,7 +124,7 @@ function targets(results: BackendResult[]): Target[] {
 const GROUP_TITLES: Record<ScenarioResult['group'], string> = {
   read: 'Reads against their floors',
   prepared:
-    'Prepared statements: the floor against itself (named prepared statements in the service columns, unnamed in the floor columns)',
+    'Prepared statements: the floor against itself, the same statements named (as the service sends them: service columns) and unnamed (floor columns)',
   variant: 'The same reads with other operator settings (a service restarted with the setting)',
   write: 'Writes (no floor)',
   import: 'Searches right after a bulk import through the admin API (no maintenance step of the bench)',

@@ -180,8 +180,8 @@ export function readScenarios(ctx: ScenarioContext): Scenario[] {
 }
 
 /**
- * The floor against itself: the same statements sent unnamed (A, as the service sends them) and as
- * named prepared statements (B). This decides whether preparing would pay off.
+ * The floor against itself: the same statements as the service sends them (named prepared
+ * statements, PostgreSQL) and unnamed. This decides whether preparing pays off.
  */
 export function preparedScenarios(ctx: ScenarioContext): Scenario[] {
   const { orgs, pools } = ctx;
@@ -195,19 +195,19 @@ export function preparedScenarios(ctx: ScenarioContext): Scenario[] {
   return [
     {
       id: 'prepared-get',
-      title: 'Floor get by id: named prepared (service column) against unnamed (floor column)',
+      title: 'Floor get by id: named prepared (service columns) against unnamed (floor columns)',
       kind: 'read',
       serviceOnFloor: true,
-      service: teardownPaths('/named'),
-      floor: { process: 'reads', spec: teardownPaths('') },
+      service: teardownPaths(''),
+      floor: { process: 'reads', spec: teardownPaths('/unnamed') },
     },
     {
       id: 'prepared-list',
-      title: 'Floor list page 1: named prepared (service column) against unnamed (floor column)',
+      title: 'Floor list page 1: named prepared (service columns) against unnamed (floor columns)',
       kind: 'read',
       serviceOnFloor: true,
-      service: listPaths('/named'),
-      floor: { process: 'reads', spec: listPaths('') },
+      service: listPaths(''),
+      floor: { process: 'reads', spec: listPaths('/unnamed') },
     },
   ];
 }

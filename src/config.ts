@@ -16,6 +16,7 @@ const EnvSchema = Type.Object({
   DATA_DIR: Text('./data'),
   DATABASE_URL: Optional(),
   DB_POOL_SIZE: Int(10, 1),
+  DB_PREPARED_STATEMENTS: Bool(true),
   PGLITE_SHARED_BUFFERS_MB: Int(32, 1, 1024),
   DB_CONNECT_TIMEOUT_MS: Int(2000, 1),
   DB_STATEMENT_TIMEOUT_MS: Int(10_000, 1),
@@ -74,6 +75,8 @@ export interface Config {
   dataDir: string;
   databaseUrl?: string;
   dbPoolSize: number;
+  /** Named prepared statements on PostgreSQL (off behind a pooler that cannot keep them: src/db/database.ts). */
+  dbPreparedStatements: boolean;
   /** Embedded PGlite only: its shared_buffers in MB (src/db/pglite-settings.ts). */
   pgliteSharedBuffersMb: number;
   /** Deadlines of every PostgreSQL call (docs/operations.md). */
@@ -209,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     dbPoolSize: e.DB_POOL_SIZE,
+    dbPreparedStatements: e.DB_PREPARED_STATEMENTS,
     pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS_MB,
     db: {
       connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,

@@ -4,8 +4,8 @@
 // A list request carries its already-resolved filters (bench/floor-requests.ts encodes them), so the
 // floor spends nothing on parsing; each distinct request is compiled once and the SQL text reused.
 //
-// Under /named/ the same statements run as named prepared statements: the A/B that decides whether
-// the service should prepare its statements (bench/README.md, "Prepared statements").
+// Under /unnamed/ the same statements run unnamed: the A/B that decides whether the service should
+// prepare its statements (bench/RESULTS.md, "Prepared statements").
 import type { CompiledQuery } from 'kysely';
 import { listingsRepository } from '../../src/listings/repository.js';
 import { teardownRepository } from '../../src/teardowns/repository.js';
@@ -28,36 +28,39 @@ function compileOnce(key: string, build: () => CompiledQuery[]): CompiledQuery[]
   return queries;
 }
 
-const statementNames = new Map<string, string>();
-async function send(query: CompiledQuery, named: boolean) {
-  const text = query.sql;
+/**
+ * As the service sends it: `pool.query(text, values)`, which the service's client class turns into a
+ * named prepared statement (src/db/database.ts). Under /unnamed/ the object form, which it never names.
+ */
+async function send(query: CompiledQuery, unnamed: boolean) {
   const values = query.parameters as unknown[];
-  if (!named) return pool.query(text, values);
-  let name = statementNames.get(text);
-  if (!name) {
-    name = `floor_${statementNames.size + 1}`;
-    statementNames.set(text, name);
+  // A checked-out client, as Kysely uses it: pg.Pool.query() passes a callback, and the service's
+  // client class only names a statement sent the way Kysely sends it (text, values, no callback).
+  const client = await pool.connect();
+  try {
+    return await (unnamed ? client.query({ text: query.sql, values }) : client.query(query.sql, values));
+  } finally {
+    client.release();
   }
-  return pool.query({ name, text, values });
 }
 
 const orgOf = (headers: Record<string, unknown>) => String(headers['x-organization-id']);
 
 await serveFloor((app) => {
-  for (const named of [false, true]) {
-    const prefix = named ? '/named' : '';
+  for (const unnamed of [false, true]) {
+    const prefix = unnamed ? '/unnamed' : '';
 
     app.get<{ Params: { id: string } }>(`${prefix}/teardowns/:id`, async (request, reply) => {
       const org = orgOf(request.headers);
       const [find] = compileOnce(`t:${org}:${request.params.id}`, () => [teardowns.findQuery(org, request.params.id).compile()]);
-      const { rows } = await send(find, named);
+      const { rows } = await send(find, unnamed);
       return rows[0] ?? reply.code(404).send('Teardown not found');
     });
 
     app.get<{ Params: { id: string } }>(`${prefix}/listings/:id`, async (request, reply) => {
       const org = orgOf(request.headers);
       const [find] = compileOnce(`l:${org}:${request.params.id}`, () => [listings.findDetailQuery(request.params.id, org).compile()]);
-      const { rows } = await send(find, named);
+      const { rows } = await send(find, unnamed);
       return rows[0] ?? reply.code(404).send('Listing not found');
     });
 
@@ -69,7 +72,7 @@ await serveFloor((app) => {
         teardowns.pageQuery(spec.orgId, spec.filters, spec.window).compile(),
       ]);
       // As the service: the count and the page at once, on two pooled connections.
-      const [counted, rows] = await Promise.all([send(count, named), send(page, named)]);
+      const [counted, rows] = await Promise.all([send(count, unnamed), send(page, unnamed)]);
       return envelope(rows.rows, Number(counted.rows[0].total), spec.page, spec.window.limit);
     });
 
@@ -80,7 +83,7 @@ await serveFloor((app) => {
         const queries = listings.activePageQueries(spec.orgId, spec.filters, spec.page, spec.perPage, spec.order);
         return [queries.page.compile(), queries.count.compile()];
       });
-      const [rows, counted] = await Promise.all([send(page, named), send(count, named)]);
+      const [rows, counted] = await Promise.all([send(page, unnamed), send(count, unnamed)]);
       return envelope(rows.rows, Number(counted.rows[0].total), spec.page, spec.perPage);
     });
   }

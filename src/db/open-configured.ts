@@ -14,6 +14,7 @@ export interface OpenOptions {
 }
 
 type OpenConfig = Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> & {
+  dbPreparedStatements?: Config['dbPreparedStatements'];
   db?: Config['db'];
   pgliteSharedBuffersMb?: Config['pgliteSharedBuffersMb'];
 };
@@ -54,7 +55,7 @@ export async function openConfiguredDatabase(config: OpenConfig, options: OpenOp
       await migrating.close().catch(() => {});
     }
   });
-  return openDatabase({ url, poolSize: config.dbPoolSize, deadlines });
+  return openDatabase({ url, poolSize: config.dbPoolSize, deadlines, preparedStatements: config.dbPreparedStatements });
 }
 
 /**

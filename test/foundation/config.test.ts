@@ -22,6 +22,7 @@ describe('defaults', () => {
       dataDir: './data',
       databaseUrl: undefined,
       dbPoolSize: 10,
+      dbPreparedStatements: true,
       pgliteSharedBuffersMb: 32,
       db: { connectTimeoutMs: 2000, statementTimeoutMs: 10_000, idleInTransactionTimeoutMs: 10_000, startupTimeoutSeconds: 60 },
       redisUrl: undefined,
