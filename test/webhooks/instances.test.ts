@@ -64,12 +64,12 @@ describe.runIf(backend() === 'postgres')('webhook delivery with two instances on
       const ids = receiver.delivered().map((r) => r.headers['webhook-id']);
       expect(new Set(ids).size).toBe(ids.length);
     }
-    // Both instances took part.
+    // Together the two instances made exactly one successful attempt per delivery. Which instance
+    // delivers is decided by the race for each lease: a run where one of them wins every claim is
+    // correct behaviour (it happened on a loaded machine), so the share of each is not asserted.
     const successes = async (t: WebhookApp) =>
       (await t.app.ctx.metrics.webhookAttempts.get()).values.find((v) => v.labels.outcome === 'success')?.value ?? 0;
     const [onA, onB] = [await successes(a), await successes(b)];
     expect(onA + onB).toBe(perEndpoint.reduce((n, { seller }) => n + (committed.get(seller.orgId)?.length ?? 0), 0));
-    expect(onA).toBeGreaterThan(0);
-    expect(onB).toBeGreaterThan(0);
   });
 });
