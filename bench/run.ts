@@ -2,50 +2,19 @@
 // floors and scenarios, and write bench/RESULTS.md and bench/EXPLAIN.md. Everything it starts it
 // stops, and everything it creates it removes, also on failure, on Ctrl-C and at the time limit.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BackendResult, runBackend } from './backend-run.js';
 import { Cleanup, errorText } from './cleanup.js';
-import { postgresVersion } from './databases.js';
+import { benchLog, runInfo, runToCompletion } from './lifecycle.js';
 import { type Backend, projectRoot, readOptions } from './options.js';
-import { killAllChildrenNow, stopAllChildren } from './processes.js';
-import { type RunInfo, renderExplain, renderResults } from './report.js';
+import { stopAllChildren } from './processes.js';
+import { renderExplain, renderResults } from './report.js';
 
-const started = performance.now();
-const minutes = () => (performance.now() - started) / 60_000;
-const log = (line: string) => console.log(`[bench ${minutes().toFixed(1).padStart(4)} min] ${line}`);
-
+const log = benchLog('bench');
 const options = readOptions();
 const cleanup = new Cleanup(log);
-
-async function shutdown(reason: string, code: number): Promise<never> {
-  log(`${reason}: stopping and cleaning up`);
-  await stopAllChildren();
-  await cleanup.runAll();
-  process.exit(code);
-}
-
-process.on('exit', killAllChildrenNow);
-process.once('SIGINT', () => void shutdown('interrupted', 130));
-process.once('SIGTERM', () => void shutdown('terminated', 143));
-const deadline = setTimeout(
-  () => void shutdown(`time limit of ${options.timeoutMinutes} min reached`, 124),
-  options.timeoutMinutes * 60_000,
-);
-
-function cpuModel(): string {
-  const match = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
-  return match?.[1]?.trim() ?? cpus()[0]?.model ?? 'unknown';
-}
-
-function command(): string {
-  const env = Object.entries(process.env)
-    .filter(([k]) => k.startsWith('BENCH_'))
-    .map(([k, v]) => `${k}=${v}`);
-  return [...env, 'npm run bench'].join(' ');
-}
 
 async function main() {
   log(
@@ -71,17 +40,7 @@ async function main() {
     }
   }
 
-  const info: RunInfo = {
-    date: `${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC`,
-    cores: cpus().length,
-    cpuModel: cpuModel(),
-    memoryGb: totalmem() / 1024 ** 3,
-    kernel: release(),
-    node: process.version,
-    postgres: await postgresVersion(options.postgresUrl).catch(() => 'unavailable'),
-    command: command(),
-    minutes: minutes(),
-  };
+  const info = await runInfo('bench', options.postgresUrl);
   const written = [options.resultsPath];
   await writeFile(options.resultsPath, renderResults(info, options, results, failures));
   if (options.explainPath && results.some((r) => r.explain.length > 0)) {
@@ -94,15 +53,4 @@ async function main() {
   return failures.length === 0 && results.every((r) => !r.error) ? 0 : 1;
 }
 
-main()
-  .then(async (code) => {
-    clearTimeout(deadline);
-    await stopAllChildren();
-    await cleanup.runAll();
-    process.exit(code);
-  })
-  .catch(async (err) => {
-    clearTimeout(deadline);
-    console.error(err);
-    await shutdown('failed', 1);
-  });
+runToCompletion(main, { log, cleanup, timeoutMinutes: options.timeoutMinutes });
