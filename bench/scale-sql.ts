@@ -1,67 +1,32 @@
-// The two statements a teardown list runs (the page and the exact count), taken from the service's
-// own repository: src/teardowns/repository.ts is run against a Kysely whose driver executes nothing
-// and whose log hook records each compiled statement, so the SQL explained here is, character for
-// character and parameter for parameter, what the service sends for the same query string.
-import {
-  CompiledQuery as Compiled,
-  type CompiledQuery,
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-} from 'kysely';
+// The two statements a teardown list runs (the page and the count), built by the service's own
+// repository (src/teardowns/repository.ts pageQuery / countQuery) from the filters the service builds
+// for the same request (bench/floor-requests.ts, shared with the read floor), and compiled, so the SQL
+// explained here is what the service sends.
+import { CompiledQuery } from 'kysely';
 import type { Database } from '../src/db/database.js';
-import { containsPattern, pageOffset } from '../src/db/list-query.js';
-import type { DB } from '../src/db/schema.js';
-import { type ListFilters, type SortColumn, teardownRepository } from '../src/teardowns/repository.js';
+import { teardownRepository } from '../src/teardowns/repository.js';
+import { decodeFloorList, type FloorTeardownList, PER_PAGE, type TeardownListAsk, teardownListRequest } from './floor-requests.js';
 
-export const PER_PAGE = 20;
+export { PER_PAGE };
+export type ListAsk = TeardownListAsk;
 
-/** What a list request asks for, as the service reads it (src/teardowns/service.ts listTeardowns). */
-export interface ListAsk {
-  page: number;
-  search?: string;
-  sortColumn?: SortColumn;
+interface Statement {
+  sql: string;
+  parameters: readonly unknown[];
 }
 
 export interface ListStatements {
-  page: { sql: string; parameters: readonly unknown[] };
-  count: { sql: string; parameters: readonly unknown[] };
+  page: Statement;
+  count: Statement;
 }
 
-/** Compiles the repository's `count` and `page` for one request of `orgId`. */
-export async function listStatements(orgId: string, ask: ListAsk): Promise<ListStatements> {
-  const recorded: CompiledQuery[] = [];
-  const recorder = new Kysely<DB>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new PostgresIntrospector(db),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-    log: (event) => {
-      recorded.push(event.query);
-    },
-  });
-  // The filters listTeardowns builds from a query string with only `search` (and the defaults).
-  const filters: ListFilters = { searchPattern: ask.search ? containsPattern(ask.search) : undefined };
-  const repo = teardownRepository(recorder);
-  // The dummy driver answers no rows: count's executeTakeFirstOrThrow throws after the statement is logged.
-  await repo.count(orgId, filters).catch(() => 0);
-  const countQuery = recorded.pop();
-  await repo.page(orgId, filters, {
-    sortColumn: ask.sortColumn ?? 'created_at',
-    direction: 'desc',
-    limit: PER_PAGE,
-    offset: pageOffset(ask.page, PER_PAGE),
-  });
-  const pageQuery = recorded.pop();
-  await recorder.destroy();
-  if (!countQuery || !pageQuery) throw new Error('the repository ran no statement');
+/** The repository's page and count statements for one list request of `orgId`. */
+export function listStatements(db: Database, orgId: string, ask: ListAsk): ListStatements {
+  const spec = decodeFloorList<FloorTeardownList>(teardownListRequest(orgId, ask).floorQuery);
+  const repo = teardownRepository(db);
   return {
-    page: { sql: pageQuery.sql, parameters: pageQuery.parameters },
-    count: { sql: countQuery.sql, parameters: countQuery.parameters },
+    page: repo.pageQuery(spec.orgId, spec.filters, spec.window).compile(),
+    count: repo.countQuery(spec.orgId, spec.filters).compile(),
   };
 }
 
@@ -73,8 +38,8 @@ export interface Explained {
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS), run twice: the first warms the cache, the second is kept. */
-export async function explainStatement(db: Database, statement: { sql: string; parameters: readonly unknown[] }): Promise<Explained> {
-  const query = Compiled.raw(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, [...statement.parameters]);
+export async function explainStatement(db: Database, statement: Statement): Promise<Explained> {
+  const query = CompiledQuery.raw(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, [...statement.parameters]);
   await db.executeQuery(query);
   const result = await db.executeQuery<{ 'QUERY PLAN': string }>(query);
   const plan = result.rows.map((r) => r['QUERY PLAN']).join('\n');

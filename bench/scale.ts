@@ -6,28 +6,26 @@
 // on failure, on Ctrl-C and at the time limit. No VACUUM / ANALYZE here: the service's own
 // maintenance is waited for (PostgreSQL), and its absence is recorded.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Request } from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { type DatabaseHandle, DEFAULT_DEADLINES } from '../src/db/database.js';
 import { openConfiguredDatabase } from '../src/db/open-configured.js';
-import { Cleanup, errorText, type Log } from './cleanup.js';
-import { createPostgresDatabase, postgresVersion } from './databases.js';
+import { Cleanup, errorText } from './cleanup.js';
+import { createPostgresDatabase } from './databases.js';
+import { benchLog, runInfo, runToCompletion } from './lifecycle.js';
 import { type LoadSettings, type LoadSpec, type Measurement, measure } from './load.js';
 import { type Backend, projectRoot, readOptions } from './options.js';
-import { type Child, freePort, killAllChildrenNow, stopAllChildren } from './processes.js';
+import { type Child, freePort, stopAllChildren } from './processes.js';
 import { type ProbeResult, renderScale, type ScaleOptions, type ScaleResult, type SizeResult } from './scale-report.js';
 import { explainStatement, type ListAsk, listStatements, PER_PAGE } from './scale-sql.js';
 import { prepareSchema, type SeededOrg, seedOrganizations, seedTeardowns, type Vocabulary } from './seed.js';
 import { type DatabaseTarget, startService } from './service.js';
 
-const started = performance.now();
-const minutes = () => (performance.now() - started) / 60_000;
-const log: Log = (line) => console.log(`[scale ${minutes().toFixed(1).padStart(5)} min] ${line}`);
+const log = benchLog('scale');
 
 function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -74,21 +72,6 @@ function readScaleOptions(env: NodeJS.ProcessEnv = process.env): ScaleOptions {
 
 const options = readScaleOptions();
 const cleanup = new Cleanup(log);
-
-async function shutdown(reason: string, code: number): Promise<never> {
-  log(`${reason}: stopping and cleaning up`);
-  await stopAllChildren();
-  await cleanup.runAll();
-  process.exit(code);
-}
-
-process.on('exit', killAllChildrenNow);
-process.once('SIGINT', () => void shutdown('interrupted', 130));
-process.once('SIGTERM', () => void shutdown('terminated', 143));
-const deadline = setTimeout(
-  () => void shutdown(`time limit of ${options.timeoutMinutes} min reached`, 124),
-  options.timeoutMinutes * 60_000,
-);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const seconds = (since: number) => (performance.now() - since) / 1000;
@@ -193,7 +176,7 @@ function probesFor(orgRows: number, terms: string[], includeMiddle: boolean): Pr
       queries: [`search=${encodeURIComponent(options.broadTerm)}`],
       ask: { page: 1, search: options.broadTerm },
     },
-    { id: 'sort-msn', title: 'List, sort_by=msn, page 1', queries: ['sort_by=msn&page=1'], ask: { page: 1, sortColumn: 'msn' } },
+    { id: 'sort-msn', title: 'List, sort_by=msn, page 1', queries: ['sort_by=msn&page=1'], ask: { page: 1, sortBy: 'msn' } },
   );
   return probes;
 }
@@ -283,7 +266,7 @@ async function measureSize(
       const r = result.probes.find((x) => x.id === p.id);
       if (!r) continue;
       try {
-        const statements = await listStatements(org.orgId, p.ask);
+        const statements = listStatements(h.db, org.orgId, p.ask);
         r.pagePlan = await explainStatement(h.db, statements.page);
         r.countPlan = await explainStatement(h.db, statements.count);
       } catch (err) {
@@ -379,18 +362,6 @@ async function autovacuumSetting(): Promise<string> {
   }
 }
 
-function cpuModel(): string {
-  const match = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
-  return match?.[1]?.trim() ?? cpus()[0]?.model ?? 'unknown';
-}
-
-function command(): string {
-  const env = Object.entries(process.env)
-    .filter(([k]) => k.startsWith('BENCH_'))
-    .map(([k, v]) => `${k}=${v}`);
-  return [...env, 'npm run bench:scale'].join(' ');
-}
-
 async function main(): Promise<number> {
   log(
     `${options.backends.join(' then ')}: sizes ${options.sizes.map((s) => s.toLocaleString('en-US')).join(', ')}; ${options.connections} connections, ${options.warmupSeconds}+${options.durationSeconds} s per probe`,
@@ -414,32 +385,11 @@ async function main(): Promise<number> {
     }
   }
 
-  const info = {
-    date: `${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC`,
-    cores: cpus().length,
-    cpuModel: cpuModel(),
-    memoryGb: totalmem() / 1024 ** 3,
-    kernel: release(),
-    node: process.version,
-    postgres: `${await postgresVersion(options.postgresUrl).catch(() => 'unavailable')}, autovacuum ${await autovacuumSetting()}`,
-    command: command(),
-    minutes: minutes(),
-  };
+  const info = await runInfo('bench:scale', options.postgresUrl, `, autovacuum ${await autovacuumSetting()}`);
   await writeFile(options.outputPath, renderScale(info, options, results));
   spawnSync(join(projectRoot, 'node_modules/.bin/biome'), ['format', '--write', options.outputPath], { cwd: projectRoot, stdio: 'ignore' });
   log(`wrote ${options.outputPath}`);
   return results.every((r) => !r.error) ? 0 : 1;
 }
 
-main()
-  .then(async (code) => {
-    clearTimeout(deadline);
-    await stopAllChildren();
-    await cleanup.runAll();
-    process.exit(code);
-  })
-  .catch(async (err) => {
-    clearTimeout(deadline);
-    console.error(err);
-    await shutdown('failed', 1);
-  });
+runToCompletion(main, { log, cleanup, timeoutMinutes: options.timeoutMinutes });
