@@ -18,6 +18,8 @@ PGlite.create(process.argv[2], { startParams: JSON.parse(process.argv[3]) })
   .catch((err) => { console.error(err && err.stack ? err.stack : String(err)); process.exit(1); });
 `;
 
+const INITDB_DEADLINE_MS = 120_000;
+
 /** Runs initdb on `dataDir` in a child process, unless the directory already holds a database. */
 export async function initPgliteDataDir(dataDir: string, startParams: string[]): Promise<void> {
   if (existsSync(join(dataDir, 'PG_VERSION'))) return;
@@ -29,9 +31,14 @@ export async function initPgliteDataDir(dataDir: string, startParams: string[]):
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
   });
+  // initdb takes a few seconds; one that hangs must not hold the start forever.
+  const deadline = setTimeout(() => child.kill('SIGKILL'), INITDB_DEADLINE_MS);
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (c, s) => resolve([c, s]));
-  });
-  if (code !== 0) throw new Error(`Creating the PGlite database in ${dataDir} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`);
+  }).finally(() => clearTimeout(deadline));
+  if (code !== 0) {
+    const why = signal === 'SIGKILL' ? `no answer within ${INITDB_DEADLINE_MS / 1000} s` : (signal ?? `exit ${code}`);
+    throw new Error(`Creating the PGlite database in ${dataDir} failed (${why}): ${stderr.trim()}`);
+  }
 }
