@@ -119,6 +119,6 @@ export async function runImport<Item, Row extends { id: string }>(
   });
   // Before answering: a search right after the import is then planned on statistics that count the
   // new rows (without any, it filtered every row of the organization instead of using the indexes).
-  await ctx.maintenance.afterBulkWrite(TABLE_OF[target.entity]);
+  await ctx.maintenance.afterBulkWrite(TABLE_OF[target.entity], rows.length);
   return rows.map((row) => row.id);
 }

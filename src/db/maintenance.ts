@@ -126,6 +126,24 @@ export function planMaintenance(activity: TableActivity[], backend: 'postgres' |
   ]);
 }
 
+/**
+ * Whether a bulk write of `rows` calls for ANALYZE before it is answered: the table was never
+ * analyzed, or what changed since its last ANALYZE, this write included, passes the eager threshold
+ * of needsAnalyze. Without it every 1,000-row import request paid a full ANALYZE (a 30,000-row
+ * sample) however large the table already was. The counters may not show this write yet (they are
+ * published when a session goes idle), hence `rows` on top: counted twice at worst, so sooner.
+ */
+export async function bulkWriteNeedsAnalyze(conn: Executor, table: MaintainedTable, rows: number): Promise<boolean> {
+  const { rows: found } = await sql<{ catalog_rows: number; modified: number }>`
+    SELECT c.reltuples AS catalog_rows, coalesce(s.n_mod_since_analyze, 0) AS modified
+      FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
+     WHERE c.oid = to_regclass(${table})`.execute(conn);
+  const t = found[0];
+  if (!t) throw new Error(`no table ${table}`);
+  const catalogRows = Number(t.catalog_rows);
+  return catalogRows < 0 || Number(t.modified) + rows > 50 + 0.05 * catalogRows;
+}
+
 /** One statement; outside any transaction (VACUUM refuses to run in one), on the connection given. */
 export function runMaintenance(conn: Executor, { table, kind }: MaintenanceAction) {
   return kind === 'vacuum' ? sql`VACUUM ${sql.table(table)}`.execute(conn) : sql`ANALYZE ${sql.table(table)}`.execute(conn);

@@ -3,7 +3,7 @@
 // after an import is already planned on statistics.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.js';
-import { type MaintainedTable, type MaintenanceAction, maintainOnce, runMaintenance } from '../db/maintenance.js';
+import { bulkWriteNeedsAnalyze, type MaintainedTable, type MaintenanceAction, maintainOnce, runMaintenance } from '../db/maintenance.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { DependencyHealth } from '../observability/dependencies.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -20,8 +20,8 @@ export interface MaintenanceDeps {
 export interface Maintenance {
   /** One pass now (tests, and the timer); answers what it ran. */
   runOnce(): Promise<MaintenanceAction[]>;
-  /** ANALYZE after a committed bulk write, before answering it. Best effort: never throws. */
-  afterBulkWrite(table: MaintainedTable): Promise<void>;
+  /** ANALYZE after a committed bulk write of `rows`, before answering it, when it calls for one. Best effort: never throws. */
+  afterBulkWrite(table: MaintainedTable, rows: number): Promise<void>;
   start(intervalMs: number): void;
   /** Stops the timer and waits for a pass under way, so that the database is not closed under it. */
   stop(): Promise<void>;
@@ -44,8 +44,9 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
 
   return {
     runOnce,
-    async afterBulkWrite(table) {
+    async afterBulkWrite(table, rows) {
       try {
+        if (!(await bulkWriteNeedsAnalyze(db, table, rows))) return;
         await runMaintenance(db, { table, kind: 'analyze' });
         counted([{ table, kind: 'analyze' }]);
       } catch (err) {

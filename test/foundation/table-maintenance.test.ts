@@ -129,9 +129,22 @@ describe('ANALYZE after an admin import', () => {
     );
   });
 
+  it('a small import into a table whose statistics are fresh answers without an ANALYZE; a large one analyzes', async () => {
+    const app = await open();
+    const seller = await createSeller(app);
+    await importTeardowns(app, seller, items(1000));
+    await importTeardowns(app, seller, items(1000, 1000));
+    expect(await metricValue(app, 'teardowns', 'analyze')).toBe(2);
+    // 20 rows: far under 50 + 5 % of 2,000, the statistics still describe the table.
+    await importTeardowns(app, seller, items(20, 2000));
+    expect(await metricValue(app, 'teardowns', 'analyze')).toBe(2);
+    await importTeardowns(app, seller, items(500, 2020));
+    expect(await metricValue(app, 'teardowns', 'analyze')).toBe(3);
+  });
+
   it('an ANALYZE that fails is logged, never thrown: the import it follows is committed', async () => {
     const app = await open();
-    await expect(app.app.ctx.maintenance.afterBulkWrite('no_such_table' as MaintainedTable)).resolves.toBeUndefined();
+    await expect(app.app.ctx.maintenance.afterBulkWrite('no_such_table' as MaintainedTable, 1000)).resolves.toBeUndefined();
   });
 });
 
