@@ -98,14 +98,13 @@ class ServiceClient extends pg.Client {
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's query() is heavily overloaded; this forwards every form
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string') {
+    const parameterised = typeof config === 'string' && Array.isArray(values) && values.length > 0;
+    // Transaction control has no parameters: the statements that carry them are not looked at.
+    if (typeof config === 'string' && !parameterised) {
       if (/^\s*(begin|start transaction)\b/i.test(config)) this.inTransaction = true;
       else if (/^\s*(commit|rollback|end)\b/i.test(config)) this.inTransaction = false;
     }
-    const n =
-      this.prepare && typeof config === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined
-        ? statementNumber(config)
-        : undefined;
+    const n = this.prepare && parameterised && callback === undefined ? statementNumber(config) : undefined;
     if (n === undefined) return this.withDeadline(super.query(config, values, callback));
     const run = () => super.query({ name: `s${n}g${this.generation}`, text: config, values });
     const outside = !this.inTransaction;
