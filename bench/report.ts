@@ -47,9 +47,6 @@ interface Target {
 
 function targets(results: BackendResult[]): Target[] {
   const list: Target[] = [];
-  const judged = (pick: (s: ScenarioResult) => boolean) => ({
-    of: (b: BackendResult) => b.scenarios.filter((s) => pick(s) && rpsTarget(s, b.backend) !== undefined),
-  });
   const groups: { name: string; pick: (s: ScenarioResult) => boolean }[] = [
     { name: 'Get by id (teardown, listing): req/s ≥ 85% of the floor', pick: (s) => s.group === 'read' && s.id.startsWith('get-') },
     { name: 'Every list, filter, sort and search: req/s ≥ 80% of the floor', pick: (s) => s.group === 'read' && !s.id.startsWith('get-') },
@@ -59,9 +56,7 @@ function targets(results: BackendResult[]): Target[] {
     list.push({
       name: g.name,
       judge: (b) => {
-        const measured = judged(g.pick)
-          .of(b)
-          .filter((s) => s.service && s.floor);
+        const measured = b.scenarios.filter((s) => g.pick(s) && rpsTarget(s, b.backend) !== undefined && s.service && s.floor);
         if (measured.length === 0) return { detail: '' };
         const ratios = measured.map((s) => ({ id: s.id, ratio: s.service!.rps / s.floor!.rps, need: rpsTarget(s, b.backend)! }));
         const failed = ratios.filter((r) => r.ratio < r.need);
@@ -252,7 +247,7 @@ export function renderResults(
     "  statements are built by the service's repositories (findQuery, countQuery, pageQuery, activePageQueries) and compiled with",
     "  Kysely's `.compile()`, once per distinct request, then sent as Kysely sends them (`client.query(text, values)` on a checked-out",
     "  client) through a pool opened with the service's own settings (client class, so named prepared statements on PostgreSQL, type",
-    "  parsers, deadlines, 10 connections; PGlite: the same adapter and start parameters), count and page at once",
+    '  parsers, deadlines, 10 connections; PGlite: the same adapter and start parameters), count and page at once',
     '  as the service does. No authentication, validation, vocabulary names or response schemas. The upload floor pipes the body to a file.',
     "- No maintenance step of the bench: after the set-based seed the service's own maintenance pass runs (what a started service does",
     '  by itself; src/db/maintenance.ts), never a manual VACUUM. The bulk import is followed by nothing but the searches.',
