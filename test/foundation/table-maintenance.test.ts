@@ -1,6 +1,6 @@
 // Table maintenance (db/maintenance.ts, jobs/maintenance.ts, migration 0010): searches are planned on
 // fresh statistics and read no GIN pending list, on both backends; PGlite, which has no autovacuum,
-// is vacuumed by the service.
+// and a PostgreSQL server running without it, are vacuumed by the service.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,12 +134,17 @@ describe('ANALYZE after an admin import', () => {
     const seller = await createSeller(app);
     await importTeardowns(app, seller, items(1000));
     await importTeardowns(app, seller, items(1000, 1000));
-    expect(await metricValue(app, 'teardowns', 'analyze')).toBe(2);
+    expect(await metricValue(app, 'teardowns', 'analyze')).toBeGreaterThanOrEqual(2);
+    // On PostgreSQL the importing connection publishes its counters up to a second later, possibly
+    // after the ANALYZE: they then read as changes since it. Let them arrive and a pass act on them.
+    if (backend() === 'postgres') await sleep(1500);
+    await app.app.ctx.maintenance.runOnce();
+    const settled = await metricValue(app, 'teardowns', 'analyze');
     // 20 rows: far under 50 + 5 % of 2,000, the statistics still describe the table.
     await importTeardowns(app, seller, items(20, 2000));
-    expect(await metricValue(app, 'teardowns', 'analyze')).toBe(2);
+    expect(await metricValue(app, 'teardowns', 'analyze')).toBe(settled);
     await importTeardowns(app, seller, items(500, 2020));
-    expect(await metricValue(app, 'teardowns', 'analyze')).toBe(3);
+    expect(await metricValue(app, 'teardowns', 'analyze')).toBe(settled + 1);
   });
 
   it('an ANALYZE that fails is logged, never thrown: the import it follows is committed', async () => {
@@ -176,7 +181,7 @@ describe('periodic pass', () => {
     expect(await metricValue(app, 'teardowns', 'analyze')).toBe(1);
   });
 
-  it('vacuums after a PATCH storm on PGlite only (PostgreSQL has autovacuum for that)', async () => {
+  it('vacuums after a PATCH storm where no autovacuum does: PGlite, or a server with autovacuum off', async () => {
     const app = await open();
     const seller: Principal = await createSeller(app);
     const ids = [];
@@ -201,9 +206,18 @@ describe('periodic pass', () => {
       expect(ran(actions, 'teardowns', 'vacuum')).toBe(true);
       expect((await tableStats(app, 'teardowns')).n_dead_tup).toBeLessThan(before);
       expect(await metricValue(app, 'teardowns', 'vacuum')).toBe(1);
-    } else {
+      return;
+    }
+    // A server setting (sighup): a test cannot change it for its own database, so it follows it.
+    const { rows } = await sql<{ on: boolean }>`
+      SELECT current_setting('autovacuum')::boolean AND current_setting('track_counts')::boolean AS on`.execute(app.database.db);
+    if (rows[0].on) {
       const actions = await passUntil(app, (a) => ran(a, 'teardowns', 'analyze'));
       expect(actions.filter((a) => a.kind === 'vacuum')).toEqual([]);
+    } else {
+      expect(ran(await passUntil(app, (a) => ran(a, 'teardowns', 'vacuum')), 'teardowns', 'vacuum')).toBe(true);
+      expect((await tableStats(app, 'teardowns')).n_dead_tup).toBeLessThan(50);
+      expect(await metricValue(app, 'teardowns', 'vacuum')).toBeGreaterThanOrEqual(1);
     }
   });
 });
