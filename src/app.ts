@@ -1,4 +1,5 @@
 // Builds the Fastify application from a Config and optional dependency overrides. Never listens.
+
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
@@ -12,6 +13,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { DatabaseHandle } from './db/database.js';
 import { openConfiguredDatabase } from './db/open-configured.js';
+import { createExactTotals } from './events/exact-totals.js';
 import type { ObjectStore } from './files/object-store.js';
 import { storageRoutes } from './files/storage-routes.js';
 import { createObjectStore } from './files/store-from-config.js';
@@ -128,11 +130,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const lifecycle = { draining: false };
   const maintenance = createMaintenance({ db: database.db, dbKind: database.kind, metrics, health, lifecycle, log: app.log });
+  const clock = overrides.clock ?? systemClock;
+  const totals =
+    config.listTotalsCacheSeconds > 0
+      ? createExactTotals({ db: database.db, clock, maxEntries: 10_000, maxAgeMs: config.listTotalsCacheSeconds * 1000 })
+      : undefined;
   const ctx: AppContext = {
     config,
     db: database.db,
     dbKind: database.kind,
-    clock: overrides.clock ?? systemClock,
+    clock,
     metrics,
     health,
     limiter,
@@ -141,6 +148,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     principals,
     authListener,
     maintenance,
+    totals,
     lifecycle,
   };
 

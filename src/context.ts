@@ -4,6 +4,7 @@ import type { PrincipalCache } from './accounts/principal-cache.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import type { ExactTotals } from './events/exact-totals.js';
 import type { ObjectStore } from './files/object-store.js';
 import type { RateLimitStore } from './http/rate-limit.js';
 import type { Maintenance } from './jobs/maintenance.js';
@@ -28,6 +29,8 @@ export interface AppContext {
   authListener?: AuthChangeListener;
   /** Eager ANALYZE (and on PGlite VACUUM) of the hot tables; imports call afterBulkWrite. */
   maintenance: Maintenance;
+  /** List totals reused while the organization's event sequence stands still; undefined: always counted. */
+  totals?: ExactTotals;
   /** Set by the process on SIGTERM: /readyz answers 503 and responses close their connection. */
   lifecycle: { draining: boolean };
 }

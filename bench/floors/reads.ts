@@ -4,9 +4,14 @@
 // A list request carries its already-resolved filters (bench/floor-requests.ts encodes them), so the
 // floor spends nothing on parsing; each distinct request is compiled once and the SQL text reused.
 //
+// A counted total is reused as the service reuses it (events/exact-totals.ts: same module, same
+// sequence read), so a search costs the floor what it costs the service once its total is known.
+//
 // Under /unnamed/ the same statements run unnamed: the A/B that decides whether the service should
 // prepare its statements (bench/RESULTS.md, "Prepared statements").
 import type { CompiledQuery } from 'kysely';
+import { systemClock } from '../../src/clock.js';
+import { createExactTotals, sequenceText } from '../../src/events/exact-totals.js';
 import { listingsRepository } from '../../src/listings/repository.js';
 import { teardownRepository } from '../../src/teardowns/repository.js';
 import { decodeFloorList, type FloorListingList, type FloorTeardownList } from '../floor-requests.js';
@@ -16,6 +21,8 @@ import { serveFloor } from './serve.js';
 const { db, pool, close } = await openFloorDatabase();
 const teardowns = teardownRepository(db);
 const listings = listingsRepository(db);
+// The service's defaults (src/app.ts, LIST_TOTALS_CACHE_SECONDS).
+const totals = createExactTotals({ db, clock: systemClock, maxEntries: 10_000, maxAgeMs: 60_000 });
 
 // Bounded: the bench rotates over a few thousand distinct requests at most.
 const compiled = new Map<string, CompiledQuery[]>();
@@ -71,9 +78,18 @@ await serveFloor((app) => {
         teardowns.countQuery(spec.orgId, spec.filters).compile(),
         teardowns.pageQuery(spec.orgId, spec.filters, spec.window).compile(),
       ]);
+      const counted = async () => {
+        const row = (await send(count, unnamed)).rows[0];
+        return { total: Number(row.total), seq: sequenceText(row.seq) };
+      };
       // As the service: the count and the page at once, on two pooled connections.
-      const [counted, rows] = await Promise.all([send(count, unnamed), send(page, unnamed)]);
-      return envelope(rows.rows, Number(counted.rows[0].total), spec.page, spec.window.limit);
+      const [total, rows] = await Promise.all([
+        teardowns.countedByCounters(spec.filters)
+          ? counted().then((c) => c.total)
+          : totals.total(spec.orgId, `teardowns ${JSON.stringify(spec.filters)}`, counted),
+        send(page, unnamed),
+      ]);
+      return envelope(rows.rows, total, spec.page, spec.window.limit);
     });
 
     app.get<{ Querystring: { q: string } }>(`${prefix}/listings`, async (request) => {
@@ -83,8 +99,15 @@ await serveFloor((app) => {
         const queries = listings.activePageQueries(spec.orgId, spec.filters, spec.page, spec.perPage, spec.order);
         return [queries.page.compile(), queries.count.compile()];
       });
-      const [rows, counted] = await Promise.all([send(page, unnamed), send(count, unnamed)]);
-      return envelope(rows.rows, Number(counted.rows[0].total), spec.page, spec.perPage);
+      const counted = async () => {
+        const row = (await send(count, unnamed)).rows[0];
+        return { total: Number(row.total), seq: sequenceText(row.seq) };
+      };
+      const [rows, total] = await Promise.all([
+        send(page, unnamed),
+        totals.total(spec.orgId, `listings ${JSON.stringify(spec.filters)}`, counted),
+      ]);
+      return envelope(rows.rows, total, spec.page, spec.perPage);
     });
   }
 }, close);

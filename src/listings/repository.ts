@@ -7,6 +7,7 @@ import { versionCondition } from '../db/row-version.js';
 import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
 import { LISTING_TYPES, type ListingStatus, type ListingType, type StoredListingType } from '../domain/listings.js';
 import { type AudienceValue, isOneOf } from '../domain/records.js';
+import { type ExactTotals, sequenceOf, sequenceText } from '../events/exact-totals.js';
 import type { IfMatch } from '../http/conditional.js';
 import type { VocabularyRefs } from '../vocabularies/attach.js';
 
@@ -83,7 +84,8 @@ export function listingsRepository(db: Database) {
         .orderBy('l.id', order.direction)
         .limit(perPage)
         .offset(pageOffset(page, perPage)),
-      count: query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')),
+      // With the organization's event sequence read by the same statement (events/exact-totals.ts).
+      count: query.clearSelect().select((eb) => [eb.fn.countAll<number>().as('total'), sequenceOf(db, orgId).as('seq')]),
     };
   }
 
@@ -117,10 +119,18 @@ export function listingsRepository(db: Database) {
       page: number,
       perPage: number,
       order: ListingOrder = { sortBy: 'created_at', direction: 'desc' },
+      totals?: ExactTotals,
     ): Promise<{ rows: ListingDetailRow[]; total: number }> {
       const queries = activePageQueries(orgId, filters, page, perPage, order);
-      const [rows, count] = await Promise.all([queries.page.execute(), queries.count.executeTakeFirstOrThrow()]);
-      return { rows, total: Number(count.total) };
+      const count = async () => {
+        const row = await queries.count.executeTakeFirstOrThrow();
+        return { total: Number(row.total), seq: sequenceText(row.seq) };
+      };
+      const [rows, total] = await Promise.all([
+        queries.page.execute(),
+        totals ? totals.total(orgId, `listings ${JSON.stringify(filters)}`, count) : count().then((c) => c.total),
+      ]);
+      return { rows, total };
     },
 
     // The read statements themselves, unexecuted: the bench floors compile and send exactly these.

@@ -27,7 +27,7 @@ import { listingBodyItems } from './rules.js';
 import type { AdminListingStatusBody, CreateListingBody, ImportListingsBody, ListingQuery, UpdateListingBody } from './schemas.js';
 import { toListingDetail, toListingListItem, VOCABULARY_OF_TYPE } from './view.js';
 
-export type ListingServiceDeps = Pick<AppContext, 'db' | 'clock' | 'vocabularies' | 'config' | 'store' | 'maintenance'>;
+export type ListingServiceDeps = Pick<AppContext, 'db' | 'clock' | 'vocabularies' | 'config' | 'store' | 'maintenance' | 'totals'>;
 
 /** The caller: their organization owns everything they touch. */
 export interface Owner {
@@ -186,7 +186,14 @@ export function listingService(deps: ListingServiceDeps) {
       if (query.updated_since !== undefined) filters.updatedSince = new Date(query.updated_since);
 
       const order = { sortBy: query.sort_by, direction: query.sort_dir };
-      const { rows, total } = await listingsRepository(db).pageOfActive(owner.orgId, filters, query.page, query.per_page, order);
+      const { rows, total } = await listingsRepository(db).pageOfActive(
+        owner.orgId,
+        filters,
+        query.page,
+        query.per_page,
+        order,
+        deps.totals,
+      );
       const lookup = await loadVocabularyLookup(vocabularies, rows);
       return listPage(
         rows.map((row) => toListingListItem(row, lookup)),

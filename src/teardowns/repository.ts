@@ -6,6 +6,7 @@ import { versionCondition } from '../db/row-version.js';
 import type { DB, NewTeardown, TeardownRow, TeardownUpdate } from '../db/schema.js';
 import type { AudienceValue } from '../domain/records.js';
 import type { AssetType, TeardownStatus } from '../domain/teardowns.js';
+import { type ExactTotals, sequenceOf, sequenceText } from '../events/exact-totals.js';
 import type { IfMatch } from '../http/conditional.js';
 import type { Move } from './state-machine.js';
 import type { ListRow } from './view.js';
@@ -78,20 +79,24 @@ export function teardownRepository(db: Kysely<DB>) {
 
   const findQuery = (orgId: string, id: string) => db.selectFrom('teardowns').selectAll().where('id', '=', id).where('org_id', '=', orgId);
 
+  /** Filtered by status alone (or not at all: every status but archived): the trigger-kept counters answer. */
+  const countedByCounters = ({ statuses, ...others }: ListFilters) => Object.values(others).every((value) => value === undefined);
+
   /**
-   * The exact number of rows `matching` finds. Filtered by status alone (or not at all: every
-   * status but archived), it is read from the trigger-kept counters (migration 0011), a handful of
-   * rows whatever the organization's size; any other filter counts the matching rows.
+   * The exact number of rows `matching` finds. Filtered by status alone, it is read from the
+   * trigger-kept counters (migration 0011), a handful of rows whatever the organization's size; any
+   * other filter counts the matching rows, with the organization's event sequence read in the same
+   * statement (events/exact-totals.ts reuses such a total while the sequence stands still).
    */
   function countQuery(orgId: string, filters: ListFilters) {
-    const { statuses, ...others } = filters;
-    if (Object.values(others).every((value) => value === undefined)) {
+    if (countedByCounters(filters)) {
       const counters = db.selectFrom('teardown_counts').where('org_id', '=', orgId);
-      return (statuses ? counters.where('status', 'in', statuses) : counters.where('status', '<>', 'archived')).select(
+      return (filters.statuses ? counters.where('status', 'in', filters.statuses) : counters.where('status', '<>', 'archived')).select([
         sql<number>`coalesce(sum(n), 0)`.as('total'),
-      );
+        sql<string>`NULL`.as('seq'),
+      ]);
     }
-    return matching(orgId, filters).select((eb) => eb.fn.countAll<number>().as('total'));
+    return matching(orgId, filters).select((eb) => [eb.fn.countAll<number>().as('total'), sequenceOf(db, orgId).as('seq')]);
   }
 
   /**
@@ -140,9 +145,14 @@ export function teardownRepository(db: Kysely<DB>) {
       return db.insertInto('teardowns').values(values).returningAll().execute();
     },
 
-    async count(orgId: string, filters: ListFilters): Promise<number> {
-      const row = await countQuery(orgId, filters).executeTakeFirstOrThrow();
-      return Number(row.total);
+    /** The exact total of a list; `totals` reuses a count while the organization's data has not changed. */
+    async count(orgId: string, filters: ListFilters, totals?: ExactTotals): Promise<number> {
+      const count = async () => {
+        const row = await countQuery(orgId, filters).executeTakeFirstOrThrow();
+        return { total: Number(row.total), seq: sequenceText(row.seq) };
+      };
+      if (!totals || countedByCounters(filters)) return (await count()).total;
+      return totals.total(orgId, `teardowns ${JSON.stringify(filters)}`, count);
     },
 
     async page(orgId: string, filters: ListFilters, w: ListWindow): Promise<ListRow[]> {
@@ -151,6 +161,7 @@ export function teardownRepository(db: Kysely<DB>) {
 
     // The read statements themselves, unexecuted: the bench floors compile and send exactly these.
     findQuery,
+    countedByCounters,
     countQuery,
     pageQuery,
 

@@ -28,7 +28,7 @@ import { type CreateTeardownBody, type ListTeardownsQuery, SORT_COLUMNS, type Tr
 import { ACTIONS, allowedWhileHeld, expiryFrom, isTransitionAction, MOVES, statusLabel } from './state-machine.js';
 import { type TeardownDetailView, taggedDetail, toListItem } from './view.js';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store' | 'maintenance'>;
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store' | 'maintenance' | 'totals'>;
 
 /** A path id that is not a UUID names no teardown: the same plain 404 as an unknown one. */
 function assertTeardownId(id: string): void {
@@ -114,7 +114,7 @@ async function listTeardowns(ctx: Ctx, orgId: string, q: Static<typeof ListTeard
   const repo = teardownRepository(ctx.db);
   const offset = pageOffset(q.page, q.per_page);
   const [total, rows] = await Promise.all([
-    repo.count(orgId, filters),
+    repo.count(orgId, filters, ctx.totals),
     repo.page(orgId, filters, { sortColumn: SORT_COLUMNS[q.sort_by], direction: q.sort_dir, limit: q.per_page, offset }),
   ]);
   const vocabulary = await loadVocabularyLookup(ctx.vocabularies, rows);
