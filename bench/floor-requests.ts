@@ -3,6 +3,7 @@
 // The scenarios build both sides from one description, so the floor runs the statement the service
 // runs for the same request.
 import { containsPattern, pageOffset } from '../src/db/list-query.js';
+import { searchFilters } from '../src/db/search-narrowing.js';
 import type { ListingFilters, ListingOrder } from '../src/listings/repository.js';
 import type { ListFilters, ListWindow } from '../src/teardowns/repository.js';
 import { SORT_COLUMNS, type SortBy } from '../src/teardowns/schemas.js';
@@ -55,7 +56,7 @@ export function teardownListRequest(orgId: string, ask: TeardownListAsk): { serv
     ...(ask.assetType ? { assetType: ask.assetType } : {}),
     ...(ask.statuses ? { statuses: ask.statuses as ListFilters['statuses'] } : {}),
     ...(ask.aircraftType ? { aircraftTypeId: ask.aircraftType.id } : {}),
-    ...(ask.search !== undefined ? { searchPattern: containsPattern(ask.search) } : {}),
+    ...(ask.search !== undefined ? searchFilters(ask.search) : {}),
   };
   const window: ListWindow = {
     sortColumn: SORT_COLUMNS[ask.sortBy ?? 'created_at'],

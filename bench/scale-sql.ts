@@ -20,13 +20,17 @@ export interface ListStatements {
   count: Statement;
 }
 
-/** The repository's page and count statements for one list request of `orgId`. */
-export function listStatements(db: Database, orgId: string, ask: ListAsk): ListStatements {
+/**
+ * The repository's page and count statements for one list request of `orgId`, with the search's
+ * candidate rows looked up first as the service does (their lookup is not explained: 0.2 ms at most).
+ */
+export async function listStatements(db: Database, orgId: string, ask: ListAsk): Promise<ListStatements> {
   const spec = decodeFloorList<FloorTeardownList>(teardownListRequest(orgId, ask).floorQuery);
   const repo = teardownRepository(db);
+  const filters = await repo.withSearchCandidates(spec.orgId, spec.filters);
   return {
-    page: repo.pageQuery(spec.orgId, spec.filters, spec.window).compile(),
-    count: repo.countQuery(spec.orgId, spec.filters).compile(),
+    page: repo.pageQuery(spec.orgId, filters, spec.window).compile(),
+    count: repo.countQuery(spec.orgId, filters).compile(),
   };
 }
 

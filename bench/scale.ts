@@ -266,7 +266,7 @@ async function measureSize(
       const r = result.probes.find((x) => x.id === p.id);
       if (!r) continue;
       try {
-        const statements = listStatements(h.db, org.orgId, p.ask);
+        const statements = await listStatements(h.db, org.orgId, p.ask);
         r.pagePlan = await explainStatement(h.db, statements.page);
         r.countPlan = await explainStatement(h.db, statements.count);
       } catch (err) {

@@ -74,10 +74,14 @@ await serveFloor((app) => {
     app.get<{ Querystring: { q: string } }>(`${prefix}/teardowns`, async (request) => {
       const q = request.query.q;
       const spec = decodeFloorList<FloorTeardownList>(q);
-      const [count, page] = compileOnce(`tl:${q}`, () => [
-        teardowns.countQuery(spec.orgId, spec.filters).compile(),
-        teardowns.pageQuery(spec.orgId, spec.filters, spec.window).compile(),
-      ]);
+      // A search's candidate rows are looked up per request, as the service does; with them the
+      // statements change with the data, so they are compiled per request too.
+      const filters = await teardowns.withSearchCandidates(spec.orgId, spec.filters);
+      const build = () => [
+        teardowns.countQuery(spec.orgId, filters).compile(),
+        teardowns.pageQuery(spec.orgId, filters, spec.window).compile(),
+      ];
+      const [count, page] = filters.candidateIds ? build() : compileOnce(`tl:${q}`, build);
       const counted = async () => {
         const row = (await send(count, unnamed)).rows[0];
         return { total: Number(row.total), seq: sequenceText(row.seq) };

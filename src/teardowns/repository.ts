@@ -4,6 +4,7 @@
 import { type Kysely, sql } from 'kysely';
 import { versionCondition } from '../db/row-version.js';
 import type { DB, NewTeardown, TeardownRow, TeardownUpdate } from '../db/schema.js';
+import { MAX_SEARCH_CANDIDATES } from '../db/search-narrowing.js';
 import type { AudienceValue } from '../domain/records.js';
 import type { AssetType, TeardownStatus } from '../domain/teardowns.js';
 import { type ExactTotals, sequenceOf, sequenceText } from '../events/exact-totals.js';
@@ -20,6 +21,10 @@ export interface ListFilters {
   /** LIKE patterns, already escaped. */
   countryPattern?: string;
   searchPattern?: string;
+  /** The search's long words only (db/search-narrowing.ts): the lookup of candidate rows. */
+  searchCandidatePattern?: string;
+  /** The rows that lookup found, when few: the search reads those alone. */
+  candidateIds?: string[];
   /** Only rows with updated_at at or after it. */
   updatedSince?: Date;
 }
@@ -32,6 +37,9 @@ export interface ListWindow {
   limit: number;
   offset: number;
 }
+
+/** What `search` looks in, each with a trigram index. */
+const SEARCHED_COLUMNS = ['msn', 'tail_number', 'description'] as const;
 
 const LIST_COLUMNS = [
   'id',
@@ -69,12 +77,26 @@ export function teardownRepository(db: Kysely<DB>) {
     if (f.countryPattern) query = query.where('country', 'ilike', f.countryPattern);
     if (f.updatedSince) query = query.where('updated_at', '>=', f.updatedSince);
     const search = f.searchPattern;
-    if (search) {
-      query = query.where((eb) =>
-        eb.or([eb('msn', 'ilike', search), eb('tail_number', 'ilike', search), eb('description', 'ilike', search)]),
-      );
-    }
+    if (search) query = query.where((eb) => eb.or(SEARCHED_COLUMNS.map((column) => eb(column, 'ilike', search))));
+    if (f.candidateIds) query = query.where(sql<boolean>`id = ANY(${f.candidateIds}::uuid[])`);
     return query;
+  }
+
+  /**
+   * The filters with the search's candidate rows added when the lookup by its long words finds at
+   * most MAX_SEARCH_CANDIDATES (a superset of the matches: `matching` still applies the full pattern).
+   */
+  async function withSearchCandidates(orgId: string, filters: ListFilters): Promise<ListFilters> {
+    const pattern = filters.searchCandidatePattern;
+    if (pattern === undefined || filters.searchPattern === undefined) return filters;
+    const rows = await db
+      .selectFrom('teardowns')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where((eb) => eb.or(SEARCHED_COLUMNS.map((column) => eb(column, 'ilike', pattern))))
+      .limit(MAX_SEARCH_CANDIDATES + 1)
+      .execute();
+    return rows.length > MAX_SEARCH_CANDIDATES ? filters : { ...filters, candidateIds: rows.map((row) => row.id) };
   }
 
   const findQuery = (orgId: string, id: string) => db.selectFrom('teardowns').selectAll().where('id', '=', id).where('org_id', '=', orgId);
@@ -152,12 +174,16 @@ export function teardownRepository(db: Kysely<DB>) {
         return { total: Number(row.total), seq: sequenceText(row.seq) };
       };
       if (!totals || countedByCounters(filters)) return (await count()).total;
-      return totals.total(orgId, `teardowns ${JSON.stringify(filters)}`, count);
+      // The candidates are found anew by each request: the same filters count the same rows.
+      const { candidateIds, ...asked } = filters;
+      return totals.total(orgId, `teardowns ${JSON.stringify(asked)}`, count);
     },
 
     async page(orgId: string, filters: ListFilters, w: ListWindow): Promise<ListRow[]> {
       return pageQuery(orgId, filters, w).execute();
     },
+
+    withSearchCandidates,
 
     // The read statements themselves, unexecuted: the bench floors compile and send exactly these.
     findQuery,

@@ -8,6 +8,7 @@ import { type Actor, recordAudit } from '../audit/record.js';
 import type { AppContext } from '../context.js';
 import { containsPattern, listPage, pageOffset } from '../db/list-query.js';
 import type { DB, TeardownRow, TeardownUpdate } from '../db/schema.js';
+import { searchFilters } from '../db/search-narrowing.js';
 import { type PatchFields, sparseUpdate } from '../db/sparse-update.js';
 import { audienceAuditAction, canonicalAudience } from '../domain/audience.js';
 import { isUuid } from '../domain/ids.js';
@@ -108,14 +109,15 @@ async function listTeardowns(ctx: Ctx, orgId: string, q: Static<typeof ListTeard
     aircraftTypeId: aircraftType ? (await resolveVocabulary(ctx.vocabularies, 'aircraft_type', aircraftType)).id : undefined,
     engineModelId: engineModel ? (await resolveVocabulary(ctx.vocabularies, 'engine_model', engineModel)).id : undefined,
     countryPattern: country ? containsPattern(country) : undefined,
-    searchPattern: search ? containsPattern(search) : undefined,
+    ...(search ? searchFilters(search) : {}),
     updatedSince: q.updated_since === undefined ? undefined : new Date(q.updated_since),
   };
   const repo = teardownRepository(ctx.db);
   const offset = pageOffset(q.page, q.per_page);
+  const searched = await repo.withSearchCandidates(orgId, filters);
   const [total, rows] = await Promise.all([
-    repo.count(orgId, filters, ctx.totals),
-    repo.page(orgId, filters, { sortColumn: SORT_COLUMNS[q.sort_by], direction: q.sort_dir, limit: q.per_page, offset }),
+    repo.count(orgId, searched, ctx.totals),
+    repo.page(orgId, searched, { sortColumn: SORT_COLUMNS[q.sort_by], direction: q.sort_dir, limit: q.per_page, offset }),
   ]);
   const vocabulary = await loadVocabularyLookup(ctx.vocabularies, rows);
   return listPage(
