@@ -36,6 +36,7 @@ import { createMetrics } from './observability/metrics.js';
 import { documentTags, publicDocument } from './observability/openapi.js';
 import { systemRoutes } from './observability/routes.js';
 import { publicRoutes } from './public-routes.js';
+import { createPageAnchors } from './teardowns/page-anchors.js';
 import { vocabularyRepository } from './vocabularies/repository.js';
 import { systemResolver, type WebhookResolver } from './webhooks/addresses.js';
 import { WebhookEndpointView } from './webhooks/schemas.js';
@@ -131,10 +132,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const lifecycle = { draining: false };
   const maintenance = createMaintenance({ db: database.db, dbKind: database.kind, metrics, health, lifecycle, log: app.log });
   const clock = overrides.clock ?? systemClock;
-  const totals =
-    config.listTotalsCacheSeconds > 0
-      ? createExactTotals({ db: database.db, clock, maxEntries: 10_000, maxAgeMs: config.listTotalsCacheSeconds * 1000 })
-      : undefined;
+  // Counted totals and deep-page positions, reused while the organization's data stands still.
+  const listCache = config.listCacheSeconds > 0 ? { clock, maxEntries: 10_000, maxAgeMs: config.listCacheSeconds * 1000 } : undefined;
+  const lists = listCache && { totals: createExactTotals(database.db, listCache), anchors: createPageAnchors(listCache) };
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -148,7 +148,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     principals,
     authListener,
     maintenance,
-    totals,
+    lists,
     lifecycle,
   };
 

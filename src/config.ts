@@ -38,7 +38,7 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Int(600, 1),
   AUTH_FAILURE_LIMIT_PER_MINUTE: Int(60, 1),
   AUTH_CACHE_SECONDS: Int(60, 0),
-  LIST_TOTALS_CACHE_SECONDS: Int(60, 0),
+  LIST_CACHE_SECONDS: Int(60, 0),
   JOBS_INTERVAL_SECONDS: Int(60, 0),
   MAINTENANCE_INTERVAL_SECONDS: Int(10, 0),
   TEARDOWN_TTL_DAYS: Int(90, 1),
@@ -114,8 +114,8 @@ export interface Config {
   authFailureLimitPerMinute: number;
   /** How long an authenticated key's principal is reused by one instance; 0 disables the cache. */
   authCacheSeconds: number;
-  /** Longest a list total counted at an unchanged event sequence is reused (events/exact-totals.ts); 0: always count. */
-  listTotalsCacheSeconds: number;
+  /** Longest a counted list total or a deep page's position is reused at an unchanged event sequence (events/sequenced-cache.ts); 0: never. */
+  listCacheSeconds: number;
   jobsIntervalSeconds: number;
   /** How often table statistics are checked (eager ANALYZE; VACUUM on PGlite); 0 disables the timer. */
   maintenanceIntervalSeconds: number;
@@ -245,7 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     authFailureLimitPerMinute: e.AUTH_FAILURE_LIMIT_PER_MINUTE,
     authCacheSeconds: e.AUTH_CACHE_SECONDS,
-    listTotalsCacheSeconds: e.LIST_TOTALS_CACHE_SECONDS,
+    listCacheSeconds: e.LIST_CACHE_SECONDS,
     jobsIntervalSeconds: e.JOBS_INTERVAL_SECONDS,
     maintenanceIntervalSeconds: e.MAINTENANCE_INTERVAL_SECONDS,
     teardownTtlDays: e.TEARDOWN_TTL_DAYS,

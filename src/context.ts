@@ -10,6 +10,7 @@ import type { RateLimitStore } from './http/rate-limit.js';
 import type { Maintenance } from './jobs/maintenance.js';
 import type { DependencyHealth } from './observability/dependencies.js';
 import type { Metrics } from './observability/metrics.js';
+import type { PageAnchors } from './teardowns/page-anchors.js';
 import type { VocabularyRepository } from './vocabularies/repository.js';
 
 export interface AppContext {
@@ -29,8 +30,11 @@ export interface AppContext {
   authListener?: AuthChangeListener;
   /** Eager ANALYZE (and on PGlite VACUUM) of the hot tables; imports call afterBulkWrite. */
   maintenance: Maintenance;
-  /** List totals reused while the organization's event sequence stands still; undefined: always counted. */
-  totals?: ExactTotals;
+  /**
+   * What lists reuse while the organization's event sequence stands still (LIST_CACHE_SECONDS; undefined
+   * when 0): counted totals, and the positions deep teardown pages start from.
+   */
+  lists?: { totals: ExactTotals; anchors: PageAnchors };
   /** Set by the process on SIGTERM: /readyz answers 503 and responses close their connection. */
   lifecycle: { draining: boolean };
 }

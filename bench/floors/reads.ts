@@ -11,8 +11,10 @@
 // prepare its statements (bench/RESULTS.md, "Prepared statements").
 import type { CompiledQuery } from 'kysely';
 import { systemClock } from '../../src/clock.js';
-import { createExactTotals, sequenceText } from '../../src/events/exact-totals.js';
+import { createExactTotals } from '../../src/events/exact-totals.js';
+import { sequenceText } from '../../src/events/sequenced-cache.js';
 import { listingsRepository } from '../../src/listings/repository.js';
+import { anchorable, createPageAnchors } from '../../src/teardowns/page-anchors.js';
 import { teardownRepository } from '../../src/teardowns/repository.js';
 import { decodeFloorList, type FloorListingList, type FloorTeardownList } from '../floor-requests.js';
 import { openFloorDatabase } from './db.js';
@@ -21,8 +23,10 @@ import { serveFloor } from './serve.js';
 const { db, pool, close } = await openFloorDatabase();
 const teardowns = teardownRepository(db);
 const listings = listingsRepository(db);
-// The service's defaults (src/app.ts, LIST_TOTALS_CACHE_SECONDS).
-const totals = createExactTotals({ db, clock: systemClock, maxEntries: 10_000, maxAgeMs: 60_000 });
+// The service's defaults (src/app.ts, LIST_CACHE_SECONDS).
+const listCache = { clock: systemClock, maxEntries: 10_000, maxAgeMs: 60_000 };
+const totals = createExactTotals(db, listCache);
+const anchors = createPageAnchors(listCache);
 
 // Bounded: the bench rotates over a few thousand distinct requests at most.
 const compiled = new Map<string, CompiledQuery[]>();
@@ -91,9 +95,13 @@ await serveFloor((app) => {
         teardowns.countedByCounters(spec.filters)
           ? counted().then((c) => c.total)
           : totals.total(spec.orgId, `teardowns ${JSON.stringify(spec.filters)}`, counted),
-        send(page, unnamed),
+        // A deep page starts from its kept position as the service's does (teardowns/page-anchors.ts):
+        // that path runs through the repository, its statements depending on what is kept.
+        anchorable(spec.window)
+          ? teardowns.page(spec.orgId, filters, spec.window, anchors)
+          : send(page, unnamed).then((result) => result.rows),
       ]);
-      return envelope(rows.rows, total, spec.page, spec.window.limit);
+      return envelope(rows, total, spec.page, spec.window.limit);
     });
 
     app.get<{ Querystring: { q: string } }>(`${prefix}/listings`, async (request) => {

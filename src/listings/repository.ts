@@ -7,7 +7,8 @@ import { versionCondition } from '../db/row-version.js';
 import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
 import { LISTING_TYPES, type ListingStatus, type ListingType, type StoredListingType } from '../domain/listings.js';
 import { type AudienceValue, isOneOf } from '../domain/records.js';
-import { type ExactTotals, sequenceOf, sequenceText } from '../events/exact-totals.js';
+import type { ExactTotals } from '../events/exact-totals.js';
+import { sequenceOf, sequenceText } from '../events/sequenced-cache.js';
 import type { IfMatch } from '../http/conditional.js';
 import type { VocabularyRefs } from '../vocabularies/attach.js';
 

@@ -27,7 +27,7 @@ import { listingBodyItems } from './rules.js';
 import type { AdminListingStatusBody, CreateListingBody, ImportListingsBody, ListingQuery, UpdateListingBody } from './schemas.js';
 import { toListingDetail, toListingListItem, VOCABULARY_OF_TYPE } from './view.js';
 
-export type ListingServiceDeps = Pick<AppContext, 'db' | 'clock' | 'vocabularies' | 'config' | 'store' | 'maintenance' | 'totals'>;
+export type ListingServiceDeps = Pick<AppContext, 'db' | 'clock' | 'vocabularies' | 'config' | 'store' | 'maintenance' | 'lists'>;
 
 /** The caller: their organization owns everything they touch. */
 export interface Owner {
@@ -192,7 +192,7 @@ export function listingService(deps: ListingServiceDeps) {
         query.page,
         query.per_page,
         order,
-        deps.totals,
+        deps.lists?.totals,
       );
       const lookup = await loadVocabularyLookup(vocabularies, rows);
       return listPage(

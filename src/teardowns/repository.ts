@@ -7,8 +7,10 @@ import type { DB, NewTeardown, TeardownRow, TeardownUpdate } from '../db/schema.
 import { MAX_SEARCH_CANDIDATES } from '../db/search-narrowing.js';
 import type { AudienceValue } from '../domain/records.js';
 import type { AssetType, TeardownStatus } from '../domain/teardowns.js';
-import { type ExactTotals, sequenceOf, sequenceText } from '../events/exact-totals.js';
+import type { ExactTotals } from '../events/exact-totals.js';
+import { sequenceOf, sequenceText } from '../events/sequenced-cache.js';
 import type { IfMatch } from '../http/conditional.js';
+import { anchorable, anchorKey, type PageAnchor, type PageAnchors, SORT_KEY_TYPES } from './page-anchors.js';
 import type { Move } from './state-machine.js';
 import type { ListRow } from './view.js';
 
@@ -36,6 +38,8 @@ export interface ListWindow {
   direction: 'asc' | 'desc';
   limit: number;
   offset: number;
+  /** Rows strictly after this one in the order (then `offset` counts from it): teardowns/page-anchors.ts. */
+  after?: PageAnchor;
 }
 
 /** What `search` looks in, each with a trigram index. */
@@ -131,12 +135,17 @@ export function teardownRepository(db: Kysely<DB>) {
    * organization (410–710 ms for a 500-row organization, against 3 ms).
    */
   function pageQuery(orgId: string, filters: ListFilters, w: ListWindow) {
-    const pageIds = matching(orgId, filters)
-      .select('id')
-      .orderBy(w.sortColumn, w.direction)
-      .orderBy('id', w.direction)
-      .limit(w.limit)
-      .offset(w.offset);
+    let pageIds = matching(orgId, filters).select('id');
+    if (w.after) {
+      // Past the anchor in the (org_id, <sort>, id) index order: a row comparison the index seeks to.
+      const { sortKey, id } = w.after;
+      const type = SORT_KEY_TYPES[w.sortColumn];
+      if (!type) throw new Error(`no anchors on ${w.sortColumn}`);
+      pageIds = pageIds.where(
+        sql<boolean>`(${sql.ref(w.sortColumn)}, id) ${sql.raw(w.direction === 'desc' ? '<' : '>')} (CAST(${sortKey} AS ${sql.raw(type)}), CAST(${id} AS uuid))`,
+      );
+    }
+    pageIds = pageIds.orderBy(w.sortColumn, w.direction).orderBy('id', w.direction).limit(w.limit).offset(w.offset);
     return db
       .with(
         (cte) => cte('page').materialized(),
@@ -148,6 +157,51 @@ export function teardownRepository(db: Kysely<DB>) {
       .where('teardowns.org_id', '=', orgId)
       .orderBy(`teardowns.${w.sortColumn}`, w.direction)
       .orderBy('teardowns.id', w.direction);
+  }
+
+  /** The page with each row's printed sort value and the organization's event sequence, read in the same statement. */
+  const anchoredPageQuery = (orgId: string, filters: ListFilters, w: ListWindow) =>
+    pageQuery(orgId, filters, w).select([
+      sql<string>`CAST(${sql.ref(`teardowns.${w.sortColumn}`)} AS text)`.as('sort_key'),
+      sequenceOf(db, orgId).as('seq'),
+    ]);
+
+  /**
+   * A deep page through its anchor (teardowns/page-anchors.ts): sought past the kept row when the
+   * organization's sequence has not moved since it was kept, else by OFFSET from the row before the
+   * page, which becomes the page's anchor. The page's last row becomes the next page's.
+   */
+  async function anchoredPage(orgId: string, filters: ListFilters, w: ListWindow, anchors: PageAnchors): Promise<ListRow[]> {
+    const keep = (offset: number, seq: string, row: { sort_key: string; id: string }) =>
+      anchors.kept.set(anchorKey(orgId, filters, w, offset), seq, { sortKey: row.sort_key, id: row.id });
+    const key = anchorKey(orgId, filters, w, w.offset);
+    let kept = anchors.kept.peek(key);
+    const walking = anchors.walking.get(key);
+    if (!kept && walking) {
+      await walking.catch(() => undefined);
+      kept = anchors.kept.peek(key);
+    }
+    if (kept) {
+      const rows = await anchoredPageQuery(orgId, filters, { ...w, offset: 0, after: kept.value }).execute();
+      // No row, no sequence to compare: the OFFSET path below decides.
+      if (rows.length > 0 && sequenceText(rows[0].seq) === kept.seq) {
+        if (rows.length === w.limit) keep(w.offset + w.limit, kept.seq, rows[rows.length - 1]);
+        return rows;
+      }
+    }
+    const walk = anchoredPageQuery(orgId, filters, { ...w, offset: w.offset - 1, limit: w.limit + 1 }).execute();
+    anchors.walking.set(key, walk);
+    try {
+      const rows = await walk;
+      if (rows.length === 0) return [];
+      const seq = sequenceText(rows[0].seq);
+      keep(w.offset, seq, rows[0]);
+      const page = rows.slice(1);
+      if (page.length === w.limit) keep(w.offset + w.limit, seq, page[page.length - 1]);
+      return page;
+    } finally {
+      if (anchors.walking.get(key) === walk) anchors.walking.delete(key);
+    }
   }
 
   /** A sub-select locking one owned row, so a statement reads the values it is about to replace. */
@@ -179,7 +233,9 @@ export function teardownRepository(db: Kysely<DB>) {
       return totals.total(orgId, `teardowns ${JSON.stringify(asked)}`, count);
     },
 
-    async page(orgId: string, filters: ListFilters, w: ListWindow): Promise<ListRow[]> {
+    /** One page; `anchors`: deep pages start from kept positions where they still hold (teardowns/page-anchors.ts). */
+    async page(orgId: string, filters: ListFilters, w: ListWindow, anchors?: PageAnchors): Promise<ListRow[]> {
+      if (anchors && anchorable(w)) return anchoredPage(orgId, filters, w, anchors);
       return pageQuery(orgId, filters, w).execute();
     },
 

@@ -29,7 +29,7 @@ import { type CreateTeardownBody, type ListTeardownsQuery, SORT_COLUMNS, type Tr
 import { ACTIONS, allowedWhileHeld, expiryFrom, isTransitionAction, MOVES, statusLabel } from './state-machine.js';
 import { type TeardownDetailView, taggedDetail, toListItem } from './view.js';
 
-type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store' | 'maintenance' | 'totals'>;
+type Ctx = Pick<AppContext, 'db' | 'clock' | 'config' | 'vocabularies' | 'store' | 'maintenance' | 'lists'>;
 
 /** A path id that is not a UUID names no teardown: the same plain 404 as an unknown one. */
 function assertTeardownId(id: string): void {
@@ -116,8 +116,13 @@ async function listTeardowns(ctx: Ctx, orgId: string, q: Static<typeof ListTeard
   const offset = pageOffset(q.page, q.per_page);
   const searched = await repo.withSearchCandidates(orgId, filters);
   const [total, rows] = await Promise.all([
-    repo.count(orgId, searched, ctx.totals),
-    repo.page(orgId, searched, { sortColumn: SORT_COLUMNS[q.sort_by], direction: q.sort_dir, limit: q.per_page, offset }),
+    repo.count(orgId, searched, ctx.lists?.totals),
+    repo.page(
+      orgId,
+      searched,
+      { sortColumn: SORT_COLUMNS[q.sort_by], direction: q.sort_dir, limit: q.per_page, offset },
+      ctx.lists?.anchors,
+    ),
   ]);
   const vocabulary = await loadVocabularyLookup(ctx.vocabularies, rows);
   return listPage(

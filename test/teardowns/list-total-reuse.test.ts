@@ -2,7 +2,7 @@
 // organization's event sequence stands still (events/exact-totals.ts). These tests pin both sides:
 // every change made through the service is in the next total at once, on this instance and on any
 // other; and the reuse is real, shown by a row changed behind the service's back, which the total
-// picks up only when the organization's data next changes, or after LIST_TOTALS_CACHE_SECONDS.
+// picks up only when the organization's data next changes, or after LIST_CACHE_SECONDS.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, createPostgresDatabase, createTestApp, type TestApp } from '../helpers/app.js';
@@ -92,7 +92,7 @@ describe('list totals reused while nothing changed', () => {
     expect(await total(t, seller, 'search=racing')).toBe(12);
   });
 
-  it('reuses a total until the organization changes, or for LIST_TOTALS_CACHE_SECONDS at most', async () => {
+  it('reuses a total until the organization changes, or for LIST_CACHE_SECONDS at most', async () => {
     const seen = await createTeardown(t, seller, { description: 'Ordinary' });
     const unrelated = await createTeardown(t, seller, { description: 'Unrelated' });
     const counted = await total(t, seller, 'search=stealth');
@@ -131,11 +131,11 @@ describe('list totals reused while nothing changed', () => {
   });
 });
 
-describe('LIST_TOTALS_CACHE_SECONDS=0', () => {
+describe('LIST_CACHE_SECONDS=0', () => {
   let t: TestApp;
   let seller: Principal;
   beforeAll(async () => {
-    t = await createTestApp({ env: { LIST_TOTALS_CACHE_SECONDS: '0' } });
+    t = await createTestApp({ env: { LIST_CACHE_SECONDS: '0' } });
     seller = await createSeller(t);
   });
   afterAll(() => t.close());
