@@ -268,6 +268,7 @@ async function measureSize(
       try {
         const statements = await listStatements(h.db, org.orgId, p.ask);
         r.pagePlan = await explainStatement(h.db, statements.page);
+        if (statements.firstPage) r.firstPagePlan = await explainStatement(h.db, statements.firstPage);
         r.countPlan = await explainStatement(h.db, statements.count);
       } catch (err) {
         r.explainError = errorText(err);
