@@ -2,7 +2,7 @@
 // string, already resolved (vocabulary ids, escaped LIKE patterns), in one base64url JSON parameter.
 // The scenarios build both sides from one description, so the floor runs the statement the service
 // runs for the same request.
-import { containsPattern, pageOffset } from '../src/db/list-query.js';
+import { pageOffset } from '../src/db/list-query.js';
 import { searchFilters } from '../src/db/search-narrowing.js';
 import type { ListingFilters, ListingOrder } from '../src/listings/repository.js';
 import type { ListFilters, ListWindow } from '../src/teardowns/repository.js';
@@ -72,7 +72,7 @@ export function listingListRequest(orgId: string, ask: { page?: number; search?:
   const page = ask.page ?? 1;
   const params = new URLSearchParams({ page: String(page) });
   if (ask.search !== undefined) params.set('search', ask.search);
-  const filters: ListingFilters = { vocabulary: [], ...(ask.search !== undefined ? { searchPattern: containsPattern(ask.search) } : {}) };
+  const filters: ListingFilters = { vocabulary: [], ...(ask.search !== undefined ? searchFilters(ask.search) : {}) };
   return {
     serviceQuery: params.toString(),
     floorQuery: encodeFloorList({ orgId, page, perPage: PER_PAGE, filters, order: { sortBy: 'created_at', direction: 'desc' } }),

@@ -107,10 +107,12 @@ await serveFloor((app) => {
     app.get<{ Querystring: { q: string } }>(`${prefix}/listings`, async (request) => {
       const q = request.query.q;
       const spec = decodeFloorList<FloorListingList>(q);
-      const [page, count] = compileOnce(`ll:${q}`, () => {
-        const queries = listings.activePageQueries(spec.orgId, spec.filters, spec.page, spec.perPage, spec.order);
+      const filters = await listings.withSearchCandidates(spec.orgId, spec.filters);
+      const build = () => {
+        const queries = listings.activePageQueries(spec.orgId, filters, spec.page, spec.perPage, spec.order);
         return [queries.page.compile(), queries.count.compile()];
-      });
+      };
+      const [page, count] = filters.candidateIds ? build() : compileOnce(`ll:${q}`, build);
       const counted = async () => {
         const row = (await send(count, unnamed)).rows[0];
         return { total: Number(row.total), seq: sequenceText(row.seq) };

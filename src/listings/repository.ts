@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import { pageOffset } from '../db/list-query.js';
 import { versionCondition } from '../db/row-version.js';
 import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
+import { MAX_SEARCH_CANDIDATES } from '../db/search-narrowing.js';
 import { LISTING_TYPES, type ListingStatus, type ListingType, type StoredListingType } from '../domain/listings.js';
 import { type AudienceValue, isOneOf } from '../domain/records.js';
 import type { ExactTotals } from '../events/exact-totals.js';
@@ -36,9 +37,16 @@ export interface ListingFilters {
   conditionPattern?: string;
   countryPattern?: string;
   searchPattern?: string;
+  /** The search's long words only (db/search-narrowing.ts): the lookup of candidate rows. */
+  searchCandidatePattern?: string;
+  /** The rows that lookup found, when few: the search reads those alone. */
+  candidateIds?: string[];
   /** Only rows with updated_at at or after it. */
   updatedSince?: Date;
 }
+
+/** What `search` looks in, each with a trigram index. */
+const SEARCHED_COLUMNS = ['l.title', 'l.description', 'l.msn'] as const;
 
 /** The order of a list page; ties are broken by id in the same direction. */
 export interface ListingOrder {
@@ -62,6 +70,23 @@ export function listingsRepository(db: Database) {
 
   const findDetailQuery = (id: string, orgId: string) => withSeller().where('l.id', '=', id).where('l.org_id', '=', orgId);
 
+  /**
+   * The filters with the search's candidate rows added when the lookup by its long words finds at
+   * most MAX_SEARCH_CANDIDATES (a superset of the matches: the full pattern still applies).
+   */
+  async function withSearchCandidates(orgId: string, filters: ListingFilters): Promise<ListingFilters> {
+    const pattern = filters.searchCandidatePattern;
+    if (pattern === undefined || filters.searchPattern === undefined) return filters;
+    const rows = await db
+      .selectFrom('listings as l')
+      .select('l.id')
+      .where('l.org_id', '=', orgId)
+      .where((eb) => eb.or(SEARCHED_COLUMNS.map((column) => eb(column, 'ilike', pattern))))
+      .limit(MAX_SEARCH_CANDIDATES + 1)
+      .execute();
+    return rows.length > MAX_SEARCH_CANDIDATES ? filters : { ...filters, candidateIds: rows.map((row) => row.id) };
+  }
+
   /** The page and the count of one list request over the same filters. */
   function activePageQueries(orgId: string, filters: ListingFilters, page: number, perPage: number, order: ListingOrder) {
     let query = withSeller().where('l.org_id', '=', orgId).where('l.status', '=', 'active');
@@ -74,11 +99,8 @@ export function listingsRepository(db: Database) {
     if (filters.countryPattern !== undefined) query = query.where('l.country', 'ilike', filters.countryPattern);
     if (filters.updatedSince !== undefined) query = query.where('l.updated_at', '>=', filters.updatedSince);
     const search = filters.searchPattern;
-    if (search !== undefined) {
-      query = query.where((eb) =>
-        eb.or([eb('l.title', 'ilike', search), eb('l.description', 'ilike', search), eb('l.msn', 'ilike', search)]),
-      );
-    }
+    if (search !== undefined) query = query.where((eb) => eb.or(SEARCHED_COLUMNS.map((column) => eb(column, 'ilike', search))));
+    if (filters.candidateIds) query = query.where(sql<boolean>`l.id = ANY(${filters.candidateIds}::uuid[])`);
     return {
       page: query
         .orderBy(`l.${order.sortBy}`, order.direction)
@@ -122,7 +144,8 @@ export function listingsRepository(db: Database) {
       order: ListingOrder = { sortBy: 'created_at', direction: 'desc' },
       totals?: ExactTotals,
     ): Promise<{ rows: ListingDetailRow[]; total: number }> {
-      const queries = activePageQueries(orgId, filters, page, perPage, order);
+      const searched = await withSearchCandidates(orgId, filters);
+      const queries = activePageQueries(orgId, searched, page, perPage, order);
       const count = async () => {
         const row = await queries.count.executeTakeFirstOrThrow();
         return { total: Number(row.total), seq: sequenceText(row.seq) };
@@ -133,6 +156,8 @@ export function listingsRepository(db: Database) {
       ]);
       return { rows, total };
     },
+
+    withSearchCandidates,
 
     // The read statements themselves, unexecuted: the bench floors compile and send exactly these.
     findDetailQuery,

@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/database.js';
 import { containsPattern, equalsPattern, listPage } from '../db/list-query.js';
 import type { ListingUpdate, NewListing } from '../db/schema.js';
+import { searchFilters } from '../db/search-narrowing.js';
 import { type PatchFields, previousValues, sparseUpdate } from '../db/sparse-update.js';
 import { audienceAuditAction, canonicalAudience } from '../domain/audience.js';
 import { isUuid } from '../domain/ids.js';
@@ -182,7 +183,7 @@ export function listingService(deps: ListingServiceDeps) {
       // An empty text filter filters nothing (rather than dropping rows where the column is null).
       if (query.condition) filters.conditionPattern = equalsPattern(query.condition);
       if (query.country) filters.countryPattern = containsPattern(query.country);
-      if (query.search) filters.searchPattern = containsPattern(query.search);
+      if (query.search) Object.assign(filters, searchFilters(query.search));
       if (query.updated_since !== undefined) filters.updatedSince = new Date(query.updated_since);
 
       const order = { sortBy: query.sort_by, direction: query.sort_dir };

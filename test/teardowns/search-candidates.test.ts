@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createSeller, type Principal } from '../helpers/factories.js';
+import { importListings } from '../helpers/listings.js';
 import { importTeardowns } from '../helpers/teardowns.js';
 
 let t: TestApp;
@@ -73,5 +74,42 @@ describe('search by a serial number with a short prefix', () => {
     ]);
     expect(await search(seller, 'QX 424242')).toEqual({ total: 3, msns: ['HIT 1', 'HIT 2', 'QX 424242'] });
     expect((await search(seller, '424242', 20)).total).toBe(253);
+  });
+});
+
+describe('listing search by a serial number with a short prefix', () => {
+  async function listingSearch(principal: Principal, term: string): Promise<{ total: number; titles: string[] }> {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/public/v1/sales-lease-exchange?per_page=100&search=${encodeURIComponent(term)}`,
+      headers: principal.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    return { total: body.total, titles: body.items.map((item: { title: string }) => item.title).sort() };
+  }
+  const listing = (title: string, fields: Record<string, unknown> = {}) => ({
+    listing_type: 'engine',
+    title,
+    engine_model: 'CFM56-5B',
+    ...fields,
+  });
+
+  it('answers the listings that contain the whole term, on both paths', async () => {
+    await importListings(t, seller, [
+      listing('CFM56 ESN 731001'),
+      listing('Engine', { msn: 'esn 731001' }),
+      listing('Spare', { description: 'From ESN 731001.' }),
+      listing('731001 ESN'),
+      listing('XSN 731001'),
+    ]);
+    expect(await listingSearch(seller, 'ESN 731001')).toEqual({ total: 3, titles: ['CFM56 ESN 731001', 'Engine', 'Spare'] });
+    await importListings(
+      t,
+      seller,
+      Array.from({ length: 230 }, (_, i) => listing(`Lot ${i}`, { description: `Kit 868686 item ${i}` })),
+    );
+    await importListings(t, seller, [listing('Hit', { description: 'kit ZZ 868686' })]);
+    expect(await listingSearch(seller, 'ZZ 868686')).toEqual({ total: 1, titles: ['Hit'] });
   });
 });
