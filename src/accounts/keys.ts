@@ -1,5 +1,5 @@
 // API key material: minting, hashing, display prefix. Only the SHA-256 of a key is ever stored.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const KEY_PREFIX = 'svc_live_';
 const SECRET_LENGTH = 32;
@@ -18,8 +18,9 @@ export function generateApiKey(): string {
   return KEY_PREFIX + secret;
 }
 
+// One-shot hash(): the same digest as createHash().update().digest(), without a Hash object per request.
 export function hashApiKey(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
+  return hash('sha256', token, 'buffer');
 }
 
 export function displayPrefix(token: string): string {

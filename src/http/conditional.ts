@@ -4,7 +4,7 @@
 // ETag: `"<row_version>-<8 hex>"`, strong. The version is the row's counter (migration 0005); the
 // suffix, a hash of the record kind, id and version, keeps the tag opaque and bound to its record,
 // so a tag copied from another record never matches by accident. Clients must treat it as opaque.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
 
@@ -17,8 +17,9 @@ export type IfMatch =
   /** The row versions the client's tags name for this record (possibly none: then nothing matches). */
   | { kind: 'versions'; versions: number[] };
 
+// One-shot hash() (UTF-8 input, hex output, as createHash().update().digest('hex')): no Hash object per answer.
 const suffix = (kind: RecordKind, id: string, version: number) =>
-  createHash('sha256').update(`${kind}:${id.toLowerCase()}:${version}`).digest('hex').slice(0, 8);
+  hash('sha256', `${kind}:${id.toLowerCase()}:${version}`, 'hex').slice(0, 8);
 
 export function etagOf(kind: RecordKind, id: string, version: number): string {
   return `"${version}-${suffix(kind, id, version)}"`;
