@@ -163,13 +163,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addSchema(PlainError);
   app.addSchema(WebhookEndpointView);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // The per-request hooks below take `done` rather than being async: no promise per hook per request.
+  app.addHook('onRequest', (request, reply, done) => {
     setAnswerHeaders(request, reply);
     // While draining, every response asks its client to reconnect (to another instance).
     if (ctx.lifecycle.draining) reply.header('connection', 'close');
+    done();
   });
   const logsRequests = overrides.logger !== false && ['trace', 'debug', 'info'].includes(config.logLevel);
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ method: request.method, route, status_code: reply.statusCode });
     metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
@@ -180,6 +182,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         'request completed',
       );
     }
+    done();
   });
 
   installRouteFallbacks(app);

@@ -29,8 +29,8 @@ export function installRouteFallbacks(app: FastifyInstance) {
   };
   // Decided before the body is read: a QUERY (a method with a body) or a POST of an odd media type
   // to a path that has no such route would otherwise answer the body parser's 400 / 415.
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) throw fallback(request);
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(request.is404 ? fallback(request) : undefined);
   });
   app.setNotFoundHandler(async (request) => {
     throw fallback(request);

@@ -195,8 +195,11 @@ const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
 function withoutNul(validate: ValidateFunction, onlyKeys?: Set<string>): ValidateFunction {
   const checked = ((data: unknown) => {
     const valid = validate(data) as boolean;
-    const failed = new Set((validate.errors ?? []).map((e) => e.instancePath));
-    const nul = nulErrors(data, valid, onlyKeys).filter((e) => !failed.has(e.instancePath));
+    let nul = nulErrors(data, valid, onlyKeys);
+    if (nul.length > 0 && validate.errors) {
+      const failed = new Set(validate.errors.map((e) => e.instancePath));
+      nul = nul.filter((e) => !failed.has(e.instancePath));
+    }
     checked.errors = nul.length > 0 ? [...(validate.errors ?? []), ...nul] : validate.errors;
     return valid && nul.length === 0;
   }) as ValidateFunction;
@@ -226,8 +229,12 @@ function nulErrors(data: unknown, checkKeys: boolean, onlyKeys?: Set<string>): E
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], pointer(path, i)]);
     } else if (isPlain(value)) {
-      for (const [key, child] of Object.entries(value).reverse()) {
+      // Last key first: popped from the stack, the keys are then walked in their order.
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i];
         if (path === '' && onlyKeys && !onlyKeys.has(key)) continue;
+        const child = value[key];
         if (checkKeys && UNSTORABLE.test(key)) found.push({ keyword: NUL_KEYWORD, instancePath: pointer(path, key), schemaPath: '#', params: {}, data: key });
         stack.push([child, pointer(path, key)]);
       }
