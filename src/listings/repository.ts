@@ -1,6 +1,7 @@
 // The SQL of the listings aggregate. Every statement is scoped by organization, so a foreign id
 // behaves exactly like an unknown one. Pass a transaction to run inside it.
 import { sql } from 'kysely';
+import { statementCache } from '../db/compiled.js';
 import type { Database } from '../db/database.js';
 import { pageOffset } from '../db/list-query.js';
 import { versionCondition } from '../db/row-version.js';
@@ -64,6 +65,11 @@ export interface DeletedListing {
   images: string[] | null;
 }
 
+// GET by id's statement, compiled once (db/compiled.ts).
+const findDetailStatement = statementCache((db: Database, v: { id: string; orgId: string }) =>
+  listingsRepository(db).findDetailQuery(v.id, v.orgId),
+);
+
 export function listingsRepository(db: Database) {
   const withSeller = () =>
     db.selectFrom('listings as l').innerJoin('organizations as o', 'o.id', 'l.org_id').selectAll('l').select('o.name as seller_org_name');
@@ -119,7 +125,8 @@ export function listingsRepository(db: Database) {
     },
 
     async findDetail(id: string, orgId: string): Promise<ListingDetailRow | undefined> {
-      return findDetailQuery(id, orgId).executeTakeFirst();
+      const { rows } = await db.executeQuery(findDetailStatement(db, { id, orgId }));
+      return rows[0];
     },
 
     async findType(id: string, orgId: string): Promise<{ listing_type: StoredListingType; row_version: number } | undefined> {

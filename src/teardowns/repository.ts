@@ -1,7 +1,8 @@
 // The SQL of the teardown aggregate. Every mutation is one statement whose WHERE clause carries
 // the invariant (organization, allowed statuses); the previous values an audit row needs come
 // from a locked sub-select of the same statement, never from an earlier read.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, NoResultError, sql } from 'kysely';
+import { statementCache } from '../db/compiled.js';
 import { versionCondition } from '../db/row-version.js';
 import type { DB, NewTeardown, TeardownRow, TeardownUpdate } from '../db/schema.js';
 import { MAX_SEARCH_CANDIDATES } from '../db/search-narrowing.js';
@@ -69,6 +70,18 @@ export interface PatchBefore {
   documents: string[] | null;
   images: string[] | null;
 }
+
+// The read statements of every request, compiled once per shape (db/compiled.ts). The filters go in
+// as values; the sort column and direction, which are identifiers, as structure.
+type ListValues = ListFilters & { orgId: string };
+type PageValues = ListValues & { limit: number; offset: number };
+const listFilters = ({ orgId: _, ...filters }: ListValues): ListFilters => filters;
+const findStatement = statementCache((db: Kysely<DB>, v: { orgId: string; id: string }) => teardownRepository(db).findQuery(v.orgId, v.id));
+const countStatement = statementCache((db: Kysely<DB>, v: ListValues) => teardownRepository(db).countQuery(v.orgId, listFilters(v)));
+const pageStatement = statementCache(
+  (db: Kysely<DB>, { limit, offset, ...v }: PageValues, [sortColumn, direction]: [SortColumn, 'asc' | 'desc']) =>
+    teardownRepository(db).pageQuery(v.orgId, listFilters(v), { sortColumn, direction, limit, offset }),
+);
 
 export function teardownRepository(db: Kysely<DB>) {
   /** The caller's teardowns matching the filters; the org_id lead lets the (org_id, <sort>, id) indexes serve. */
@@ -209,7 +222,8 @@ export function teardownRepository(db: Kysely<DB>) {
 
   return {
     async find(orgId: string, id: string): Promise<TeardownRow | undefined> {
-      return findQuery(orgId, id).executeTakeFirst();
+      const { rows } = await db.executeQuery(findStatement(db, { orgId, id }));
+      return rows[0];
     },
 
     async insert(values: NewTeardown): Promise<TeardownRow> {
@@ -224,8 +238,9 @@ export function teardownRepository(db: Kysely<DB>) {
     /** The exact total of a list; `totals` reuses a count while the organization's data has not changed. */
     async count(orgId: string, filters: ListFilters, totals?: ExactTotals): Promise<number> {
       const count = async () => {
-        const row = await countQuery(orgId, filters).executeTakeFirstOrThrow();
-        return { total: Number(row.total), seq: sequenceText(row.seq) };
+        const { rows } = await db.executeQuery(countStatement(db, { ...filters, orgId }));
+        if (rows[0] === undefined) throw new NoResultError(countQuery(orgId, filters).toOperationNode());
+        return { total: Number(rows[0].total), seq: sequenceText(rows[0].seq) };
       };
       if (!totals || countedByCounters(filters)) return (await count()).total;
       // The candidates are found anew by each request: the same filters count the same rows.
@@ -236,7 +251,9 @@ export function teardownRepository(db: Kysely<DB>) {
     /** One page; `anchors`: deep pages start from kept positions where they still hold (teardowns/page-anchors.ts). */
     async page(orgId: string, filters: ListFilters, w: ListWindow, anchors?: PageAnchors): Promise<ListRow[]> {
       if (anchors && anchorable(w)) return anchoredPage(orgId, filters, w, anchors);
-      return pageQuery(orgId, filters, w).execute();
+      const { limit, offset, sortColumn, direction } = w;
+      const { rows } = await db.executeQuery(pageStatement(db, { ...filters, orgId, limit, offset }, [sortColumn, direction]));
+      return rows;
     },
 
     withSearchCandidates,
