@@ -55,6 +55,9 @@ function placeholders(values: Values): Values {
   return out;
 }
 
+const holdsPlaceholder = (value: unknown): boolean =>
+  typeof value === 'string' ? value.includes(PLACEHOLDER) : Array.isArray(value) && value.some(holdsPlaceholder);
+
 function templateOf(compiled: CompiledQuery, values: Values): Template | undefined {
   // A value that reached the SQL text (an identifier, sql.raw) cannot be bound: no template.
   if (compiled.sql.includes(PLACEHOLDER)) return undefined;
@@ -65,8 +68,9 @@ function templateOf(compiled: CompiledQuery, values: Values): Template | undefin
     else if (value) where.set(placeholderOf(name), { name });
   }
   const slots = compiled.parameters.map((p) => (typeof p === 'string' && where.has(p) ? (where.get(p) as Slot) : { constant: p }));
-  // A placeholder transformed on its way to a parameter (concatenated, wrapped): no template.
-  if (slots.some((s) => s.name === undefined && typeof s.constant === 'string' && s.constant.includes(PLACEHOLDER))) return undefined;
+  // A placeholder transformed on its way to a parameter (concatenated, wrapped, or an array sent as
+  // one parameter, `= ANY($1)`): no template.
+  if (slots.some((s) => s.name === undefined && holdsPlaceholder(s.constant))) return undefined;
   return { compiled, slots };
 }
 

@@ -29,6 +29,12 @@ describe('statements compiled once per shape', () => {
     { searchPattern: '%cfm\\_56%', updatedSince: new Date('2026-01-02T03:04:05Z') },
     { aircraftTypeId: '5d3c1b8e-1111-4c1d-9a43-6f1c2b8f0a11', engineModelId: undefined, statuses: ['draft'], searchPattern: '%x%' },
     { assetType: undefined, countryPattern: '' },
+    // An array sent as one parameter (`id = ANY($n)`): no template can bind it.
+    {
+      searchPattern: '%esn 5001%',
+      searchCandidatePattern: '%5001%',
+      candidateIds: ['5d3c1b8e-1111-4c1d-9a43-6f1c2b8f0a11', '6e4d2c9f-2222-4d2e-8b54-7a2d3c9a1b22'],
+    },
   ];
   const count = statementCache((k: Kysely<DB>, v: ListFilters & { orgId: string }) => {
     const { orgId, ...filters } = v;
