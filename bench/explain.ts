@@ -3,16 +3,9 @@
 import { CompiledQuery } from 'kysely';
 import type { Database } from '../src/db/database.js';
 import { listingsRepository } from '../src/listings/repository.js';
-import { teardownRepository } from '../src/teardowns/repository.js';
 import { type Pools, PROBE_ORG } from './dataset.js';
-import {
-  decodeFloorList,
-  type FloorListingList,
-  type FloorTeardownList,
-  listingListRequest,
-  type TeardownListAsk,
-  teardownListRequest,
-} from './floor-requests.js';
+import { decodeFloorList, type FloorListingList, listingListRequest, type TeardownListAsk } from './floor-requests.js';
+import { listStatements } from './scale-sql.js';
 import { BROAD_TERM } from './scenarios.js';
 import type { SeededOrg } from './seed.js';
 
@@ -58,12 +51,17 @@ export async function explainListQueries(db: Database, orgs: SeededOrg[], pools:
     [`Teardowns, broad search (${JSON.stringify(BROAD_TERM)})`, large, { search: BROAD_TERM }],
     ['Teardowns, sort_by=msn', large, { sortBy: 'msn', sortDir: 'asc' }],
   ];
-  const teardowns = teardownRepository(db);
   const out: ExplainedQuery[] = [];
   for (const [title, orgId, ask] of cases) {
-    const spec = decodeFloorList<FloorTeardownList>(teardownListRequest(orgId, ask).floorQuery);
-    out.push(await explain(db, `${title}: page query`, toQuery(teardowns.pageQuery(spec.orgId, spec.filters, spec.window).compile())));
-    out.push(await explain(db, `${title}: count query`, toQuery(teardowns.countQuery(spec.orgId, spec.filters).compile())));
+    // As the service sends them (bench/scale-sql.ts): a search's candidates looked up first, a deep page
+    // from its kept position once its first request walked the index by OFFSET.
+    const statements = await listStatements(db, orgId, ask);
+    out.push(await explain(db, `${title}: page query`, toQuery(statements.page)));
+    if (statements.firstPage)
+      out.push(await explain(db, `${title}: page query of the first request (OFFSET)`, toQuery(statements.firstPage)));
+    out.push(
+      await explain(db, `${title}: count query (first request; reused while the organization is unchanged)`, toQuery(statements.count)),
+    );
   }
   const listing = decodeFloorList<FloorListingList>(listingListRequest(large, {}).floorQuery);
   const queries = listingsRepository(db).activePageQueries(listing.orgId, listing.filters, listing.page, listing.perPage, listing.order);

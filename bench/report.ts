@@ -268,7 +268,7 @@ export function renderExplain(info: RunInfo, results: BackendResult[]): string {
     '# Query plans of the list endpoints',
     '',
     `EXPLAIN (ANALYZE, BUFFERS) on the seeded data (${info.date}), second execution of each query (warm cache).`,
-    "The SQL is the list floor's (bench/floors/list-sql.ts), kept identical to the service's list queries.",
+    "The SQL is the service's own, compiled by its repositories as the floor sends it (bench/scale-sql.ts listStatements).",
     '',
   ];
   for (const r of results) {
