@@ -34,3 +34,18 @@ export const searchFilters = (term: string): { searchPattern: string; searchCand
   const candidates = candidatePattern(term);
   return { searchPattern: containsPattern(term), ...(candidates === undefined ? {} : { searchCandidatePattern: candidates }) };
 };
+
+/**
+ * The filters with the search's candidate ids added when `lookUp` (the rows matching the candidate
+ * pattern, at most `limit`) finds at most MAX_SEARCH_CANDIDATES; unchanged otherwise. The full
+ * pattern still applies to the candidates: they are a superset of the matches.
+ */
+export async function withCandidates<F extends { searchPattern?: string; searchCandidatePattern?: string; candidateIds?: string[] }>(
+  filters: F,
+  lookUp: (pattern: string, limit: number) => Promise<{ id: string }[]>,
+): Promise<F> {
+  const pattern = filters.searchCandidatePattern;
+  if (pattern === undefined || filters.searchPattern === undefined) return filters;
+  const rows = await lookUp(pattern, MAX_SEARCH_CANDIDATES + 1);
+  return rows.length > MAX_SEARCH_CANDIDATES ? filters : { ...filters, candidateIds: rows.map((row) => row.id) };
+}

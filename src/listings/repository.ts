@@ -6,11 +6,11 @@ import type { Database } from '../db/database.js';
 import { pageOffset } from '../db/list-query.js';
 import { versionCondition } from '../db/row-version.js';
 import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
-import { MAX_SEARCH_CANDIDATES } from '../db/search-narrowing.js';
+import { withCandidates } from '../db/search-narrowing.js';
 import { LISTING_TYPES, type ListingStatus, type ListingType, type StoredListingType } from '../domain/listings.js';
 import { type AudienceValue, isOneOf } from '../domain/records.js';
-import type { ExactTotals } from '../events/exact-totals.js';
-import { sequenceOf, sequenceText } from '../events/sequenced-cache.js';
+import { countAtSequence, type ExactTotals } from '../events/exact-totals.js';
+import { sequenceOf } from '../events/sequenced-cache.js';
 import type { IfMatch } from '../http/conditional.js';
 import type { VocabularyRefs } from '../vocabularies/attach.js';
 
@@ -76,22 +76,17 @@ export function listingsRepository(db: Database) {
 
   const findDetailQuery = (id: string, orgId: string) => withSeller().where('l.id', '=', id).where('l.org_id', '=', orgId);
 
-  /**
-   * The filters with the search's candidate rows added when the lookup by its long words finds at
-   * most MAX_SEARCH_CANDIDATES (a superset of the matches: the full pattern still applies).
-   */
-  async function withSearchCandidates(orgId: string, filters: ListingFilters): Promise<ListingFilters> {
-    const pattern = filters.searchCandidatePattern;
-    if (pattern === undefined || filters.searchPattern === undefined) return filters;
-    const rows = await db
-      .selectFrom('listings as l')
-      .select('l.id')
-      .where('l.org_id', '=', orgId)
-      .where((eb) => eb.or(SEARCHED_COLUMNS.map((column) => eb(column, 'ilike', pattern))))
-      .limit(MAX_SEARCH_CANDIDATES + 1)
-      .execute();
-    return rows.length > MAX_SEARCH_CANDIDATES ? filters : { ...filters, candidateIds: rows.map((row) => row.id) };
-  }
+  /** The filters with the search's candidate rows, when few (db/search-narrowing.ts). */
+  const withSearchCandidates = (orgId: string, filters: ListingFilters) =>
+    withCandidates(filters, (pattern, limit) =>
+      db
+        .selectFrom('listings as l')
+        .select('l.id')
+        .where('l.org_id', '=', orgId)
+        .where((eb) => eb.or(SEARCHED_COLUMNS.map((column) => eb(column, 'ilike', pattern))))
+        .limit(limit)
+        .execute(),
+    );
 
   /** The page and the count of one list request over the same filters. */
   function activePageQueries(orgId: string, filters: ListingFilters, page: number, perPage: number, order: ListingOrder) {
@@ -153,10 +148,7 @@ export function listingsRepository(db: Database) {
     ): Promise<{ rows: ListingDetailRow[]; total: number }> {
       const searched = await withSearchCandidates(orgId, filters);
       const queries = activePageQueries(orgId, searched, page, perPage, order);
-      const count = async () => {
-        const row = await queries.count.executeTakeFirstOrThrow();
-        return { total: Number(row.total), seq: sequenceText(row.seq) };
-      };
+      const count = async () => countAtSequence(await queries.count.executeTakeFirstOrThrow());
       const [rows, total] = await Promise.all([
         queries.page.execute(),
         totals ? totals.total(orgId, `listings ${JSON.stringify(filters)}`, count) : count().then((c) => c.total),

@@ -5,10 +5,10 @@ import { type Kysely, NoResultError, sql } from 'kysely';
 import { statementCache } from '../db/compiled.js';
 import { versionCondition } from '../db/row-version.js';
 import type { DB, NewTeardown, TeardownRow, TeardownUpdate } from '../db/schema.js';
-import { MAX_SEARCH_CANDIDATES } from '../db/search-narrowing.js';
+import { withCandidates } from '../db/search-narrowing.js';
 import type { AudienceValue } from '../domain/records.js';
 import type { AssetType, TeardownStatus } from '../domain/teardowns.js';
-import type { ExactTotals } from '../events/exact-totals.js';
+import { countAtSequence, type ExactTotals } from '../events/exact-totals.js';
 import { sequenceOf, sequenceText } from '../events/sequenced-cache.js';
 import type { IfMatch } from '../http/conditional.js';
 import { anchorable, anchorKey, type PageAnchor, type PageAnchors, SORT_KEY_TYPES } from './page-anchors.js';
@@ -99,22 +99,17 @@ export function teardownRepository(db: Kysely<DB>) {
     return query;
   }
 
-  /**
-   * The filters with the search's candidate rows added when the lookup by its long words finds at
-   * most MAX_SEARCH_CANDIDATES (a superset of the matches: `matching` still applies the full pattern).
-   */
-  async function withSearchCandidates(orgId: string, filters: ListFilters): Promise<ListFilters> {
-    const pattern = filters.searchCandidatePattern;
-    if (pattern === undefined || filters.searchPattern === undefined) return filters;
-    const rows = await db
-      .selectFrom('teardowns')
-      .select('id')
-      .where('org_id', '=', orgId)
-      .where((eb) => eb.or(SEARCHED_COLUMNS.map((column) => eb(column, 'ilike', pattern))))
-      .limit(MAX_SEARCH_CANDIDATES + 1)
-      .execute();
-    return rows.length > MAX_SEARCH_CANDIDATES ? filters : { ...filters, candidateIds: rows.map((row) => row.id) };
-  }
+  /** The filters with the search's candidate rows, when few (db/search-narrowing.ts). */
+  const withSearchCandidates = (orgId: string, filters: ListFilters) =>
+    withCandidates(filters, (pattern, limit) =>
+      db
+        .selectFrom('teardowns')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where((eb) => eb.or(SEARCHED_COLUMNS.map((column) => eb(column, 'ilike', pattern))))
+        .limit(limit)
+        .execute(),
+    );
 
   const findQuery = (orgId: string, id: string) => db.selectFrom('teardowns').selectAll().where('id', '=', id).where('org_id', '=', orgId);
 
@@ -240,7 +235,7 @@ export function teardownRepository(db: Kysely<DB>) {
       const count = async () => {
         const { rows } = await db.executeQuery(countStatement(db, { ...filters, orgId }));
         if (rows[0] === undefined) throw new NoResultError(countQuery(orgId, filters).toOperationNode());
-        return { total: Number(rows[0].total), seq: sequenceText(rows[0].seq) };
+        return countAtSequence(rows[0]);
       };
       if (!totals || countedByCounters(filters)) return (await count()).total;
       // The candidates are found anew by each request: the same filters count the same rows.
