@@ -11,8 +11,7 @@
 // prepare its statements (bench/RESULTS.md, "Prepared statements").
 import type { CompiledQuery } from 'kysely';
 import { systemClock } from '../../src/clock.js';
-import { createExactTotals } from '../../src/events/exact-totals.js';
-import { sequenceText } from '../../src/events/sequenced-cache.js';
+import { countAtSequence, createExactTotals } from '../../src/events/exact-totals.js';
 import { listingsRepository } from '../../src/listings/repository.js';
 import { anchorable, createPageAnchors } from '../../src/teardowns/page-anchors.js';
 import { teardownRepository } from '../../src/teardowns/repository.js';
@@ -86,10 +85,7 @@ await serveFloor((app) => {
         teardowns.pageQuery(spec.orgId, filters, spec.window).compile(),
       ];
       const [count, page] = filters.candidateIds ? build() : compileOnce(`tl:${q}`, build);
-      const counted = async () => {
-        const row = (await send(count, unnamed)).rows[0];
-        return { total: Number(row.total), seq: sequenceText(row.seq) };
-      };
+      const counted = async () => countAtSequence((await send(count, unnamed)).rows[0]);
       // As the service: the count and the page at once, on two pooled connections.
       const [total, rows] = await Promise.all([
         teardowns.countedByCounters(spec.filters)
@@ -113,10 +109,7 @@ await serveFloor((app) => {
         return [queries.page.compile(), queries.count.compile()];
       };
       const [page, count] = filters.candidateIds ? build() : compileOnce(`ll:${q}`, build);
-      const counted = async () => {
-        const row = (await send(count, unnamed)).rows[0];
-        return { total: Number(row.total), seq: sequenceText(row.seq) };
-      };
+      const counted = async () => countAtSequence((await send(count, unnamed)).rows[0]);
       const [rows, total] = await Promise.all([
         send(page, unnamed),
         totals.total(spec.orgId, `listings ${JSON.stringify(spec.filters)}`, counted),

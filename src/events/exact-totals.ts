@@ -17,6 +17,12 @@ export interface CountAtSequence {
   seq: string;
 }
 
+/** A count statement's row (`total`, and `seq` read by the same statement) as a CountAtSequence. */
+export const countAtSequence = (row: { total: unknown; seq: unknown }): CountAtSequence => ({
+  total: Number(row.total),
+  seq: sequenceText(row.seq),
+});
+
 export interface ExactTotals {
   /**
    * The exact number of rows `count` finds for this organization and key (the request's filters).
@@ -30,7 +36,7 @@ export function createExactTotals(db: Kysely<DB>, options: SequencedCacheOptions
   const counting = new Map<string, Promise<CountAtSequence>>();
 
   async function countNow(cacheKey: string, count: () => Promise<CountAtSequence>): Promise<number> {
-    const pending = count().then((counted) => ({ total: Number(counted.total), seq: sequenceText(counted.seq) }));
+    const pending = count().then(countAtSequence);
     counting.set(cacheKey, pending);
     try {
       const counted = await pending;
