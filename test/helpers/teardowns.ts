@@ -62,3 +62,10 @@ export function transition(t: TestApp, principal: Principal, id: string, action:
     payload: reason === undefined ? { action } : { action, reason },
   });
 }
+
+/** The `total` of GET /public/v1/teardowns with this query string (one item per page: only the total is read). */
+export async function listTotal(t: TestApp, principal: Principal, query: string): Promise<number> {
+  const res = await t.app.inject({ method: 'GET', url: `/public/v1/teardowns?per_page=1&${query}`, headers: principal.headers });
+  if (res.statusCode !== 200) throw new Error(`listTotal: expected 200, got ${res.statusCode}: ${res.body}`);
+  return res.json().total;
+}

@@ -8,15 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backend, createPostgresDatabase, createTestApp, type TestApp } from '../helpers/app.js';
 import { createSeller, type Principal } from '../helpers/factories.js';
 import { createListing } from '../helpers/listings.js';
-import { createTeardown, importTeardowns, transition } from '../helpers/teardowns.js';
+import { createTeardown, importTeardowns, listTotal, transition } from '../helpers/teardowns.js';
 
 const TERM = 'gearbox';
 
-async function total(t: TestApp, principal: Principal, query: string): Promise<number> {
-  const res = await t.app.inject({ method: 'GET', url: `/public/v1/teardowns?per_page=1&${query}`, headers: principal.headers });
-  expect(res.statusCode).toBe(200);
-  return res.json().total;
-}
+const total = listTotal;
 
 const searchTotal = (t: TestApp, principal: Principal) => total(t, principal, `search=${TERM}`);
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createSeller, type Principal } from '../helpers/factories.js';
-import { createTeardown, importTeardowns, transition } from '../helpers/teardowns.js';
+import { createTeardown, importTeardowns, listTotal, transition } from '../helpers/teardowns.js';
 
 let t: TestApp;
 let seller: Principal;
@@ -18,11 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function total(principal: Principal, query: string): Promise<number> {
-  const res = await t.app.inject({ method: 'GET', url: `/public/v1/teardowns?per_page=1&${query}`, headers: principal.headers });
-  expect(res.statusCode).toBe(200);
-  return res.json().total;
-}
+const total = (principal: Principal, query: string) => listTotal(t, principal, query);
 
 /** Every total the counters answer, each checked against rows counted by the same list. */
 async function expectConsistent(principal: Principal) {
