@@ -8,6 +8,7 @@ import { Kysely, type LogConfig, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { initPgliteDataDir } from './pglite-initdb.js';
 import { pgliteStartParams } from './pglite-settings.js';
+import { rowShapesSupported, ShapedQuery } from './row-shapes.js';
 import type { DB } from './schema.js';
 
 export type Database = Kysely<DB>;
@@ -81,7 +82,9 @@ const isStalePlan = (err: unknown) =>
  * - A query that outlives the client-side deadline (`query_timeout`: the server did not answer, e.g.
  *   packets dropped) leaves the connection waiting for an answer that may never come; the socket is
  *   destroyed so that the pool replaces the connection instead of handing it out again.
- * - Parameterised statements run as named prepared statements (see MAX_PREPARED above).
+ * - Parameterised statements run as named prepared statements (see MAX_PREPARED above), and their
+ *   answers reuse the statement's row template (db/row-shapes.ts). PGlite's pool uses this class
+ *   too, with every statement unnamed.
  */
 class ServiceClient extends pg.Client {
   private readonly prepare: boolean;
@@ -104,9 +107,10 @@ class ServiceClient extends pg.Client {
       if (/^\s*(begin|start transaction)\b/i.test(config)) this.inTransaction = true;
       else if (/^\s*(commit|rollback|end)\b/i.test(config)) this.inTransaction = false;
     }
-    const n = this.prepare && parameterised && callback === undefined ? statementNumber(config) : undefined;
-    if (n === undefined) return this.withDeadline(super.query(config, values, callback));
-    const run = () => super.query({ name: `s${n}g${this.generation}`, text: config, values });
+    if (!parameterised || callback !== undefined) return this.withDeadline(super.query(config, values, callback));
+    const n = this.prepare ? statementNumber(config) : undefined;
+    const run = () => this.submit(n === undefined ? { text: config, values } : { name: `s${n}g${this.generation}`, text: config, values });
+    if (n === undefined) return this.withDeadline(run());
     const outside = !this.inTransaction;
     return this.withDeadline(
       run().catch((err: unknown) => {
@@ -116,6 +120,18 @@ class ServiceClient extends pg.Client {
         return run();
       }),
     );
+  }
+
+  /** Sends a statement whose answer reuses its row template (db/row-shapes.ts). */
+  private submit(config: { text: string; values: unknown[]; name?: string }): Promise<pg.QueryResult> {
+    if (!rowShapesSupported) return super.query(config);
+    const query = new ShapedQuery(config);
+    const answer = new Promise<pg.QueryResult>((resolve, reject) => {
+      (query as unknown as { callback: (err: Error | undefined, result: pg.QueryResult) => void }).callback = (err, result) =>
+        err ? reject(err) : resolve(result);
+    });
+    super.query(query);
+    return answer;
   }
 
   private withDeadline(result: unknown): unknown {
@@ -188,7 +204,8 @@ export function postgresPoolConfig(url: string, poolSize: number, deadlines: Dat
 
 /** The node-postgres pool over an open PGlite: one connection, as PGlite is one session. */
 export function pglitePoolConfig(pglite: PGlite): pg.PoolConfig {
-  return { ...createPgConfig(pglite), max: 1, types: typeOverrides };
+  // The service's client class, unnamed statements: one session, whose answers reuse row templates too.
+  return { ...createPgConfig(pglite), Client: ServiceClient, ...({ preparedStatements: false } as object), max: 1, types: typeOverrides };
 }
 
 function queryObserver(observers: Set<() => void>): LogConfig {
