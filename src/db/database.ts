@@ -8,7 +8,7 @@ import { Kysely, type LogConfig, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { initPgliteDataDir } from './pglite-initdb.js';
 import { pgliteStartParams } from './pglite-settings.js';
-import { rowShapesSupported, ShapedQuery } from './row-shapes.js';
+import { type RowShapes, rowShapesSupported, ShapedQuery } from './row-shapes.js';
 import type { DB } from './schema.js';
 
 export type Database = Kysely<DB>;
@@ -91,6 +91,11 @@ class ServiceClient extends pg.Client {
   /** Bumped when a prepared statement went stale: names of an older generation are never used again. */
   private generation = 0;
   private inTransaction = false;
+  /**
+   * The row templates of this connection's statements (db/row-shapes.ts), built with its type parsers:
+   * those of the pool's config, never changed on a connection by this service.
+   */
+  private readonly rowShapes: RowShapes = new Map();
 
   // biome-ignore lint/suspicious/noExplicitAny: forwards pg.Client's constructor config untouched
   constructor(config?: any) {
@@ -125,7 +130,7 @@ class ServiceClient extends pg.Client {
   /** Sends a statement whose answer reuses its row template (db/row-shapes.ts). */
   private submit(config: { text: string; values: unknown[]; name?: string }): Promise<pg.QueryResult> {
     if (!rowShapesSupported) return super.query(config);
-    const query = new ShapedQuery(config);
+    const query = new ShapedQuery(config, this.rowShapes);
     const answer = new Promise<pg.QueryResult>((resolve, reject) => {
       (query as unknown as { callback: (err: Error | undefined, result: pg.QueryResult) => void }).callback = (err, result) =>
         err ? reject(err) : resolve(result);

@@ -5,9 +5,9 @@
 // null-prototype object, then copied. For the 32 columns of a teardown that is 14 to 24 µs of CPU per
 // statement (measured in isolation), about a tenth of what a whole get by id costs the process. A
 // statement's columns are the same from one execution to the next, so the template is built once
-// per statement text and reused while the description it was built from matches the one received
-// (checked field by field on every answer: a schema change, or a pooler that answers differently,
-// only costs a rebuild).
+// per statement text on each connection (whose type parsers it holds) and reused while the
+// description it was built from matches the one received (checked field by field on every answer:
+// a schema change, or a pooler that answers differently, only costs a rebuild).
 //
 // It relies on three members of pg's Result that its type declarations do not list (`addFields`,
 // `_parsers`, `_prebuiltEmptyResultObject`); when a pg version lacks them, queries run as pg builds
@@ -25,7 +25,6 @@ interface FieldDescription {
 /** The members of pg's Result this module reads or sets (lib/result.js). */
 interface ResultInternals {
   fields: FieldDescription[];
-  _types?: { getTypeParser(oid: number, format: string): Parser };
   _parsers?: Parser[];
   _prebuiltEmptyResultObject?: Record<string, null>;
   addFields(fields: FieldDescription[]): void;
@@ -33,7 +32,6 @@ interface ResultInternals {
 
 interface RowShape {
   fields: { name: string; dataTypeID: number; format: string }[];
-  types: ResultInternals['_types'];
   parsers: Parser[];
   prebuilt: Record<string, null>;
 }
@@ -41,15 +39,16 @@ interface RowShape {
 /** Bounded: the service sends a few hundred distinct texts; beyond this, answers are built as pg builds them. */
 export const MAX_ROW_SHAPES = 1000;
 
-const shapes = new Map<string, RowShape>();
+/** The kept templates of one connection, by statement text. */
+export type RowShapes = Map<string, RowShape>;
 
 const PgResult = pg.Result as unknown as new (rowMode: string | undefined, types: unknown) => ResultInternals;
 
 /** Whether the installed pg has the members this module relies on. */
 export const rowShapesSupported = typeof (PgResult.prototype as Partial<ResultInternals>).addFields === 'function';
 
-function matches(shape: RowShape, fields: FieldDescription[], types: ResultInternals['_types']): boolean {
-  if (shape.types !== types || shape.fields.length !== fields.length) return false;
+function matches(shape: RowShape, fields: FieldDescription[]): boolean {
+  if (shape.fields.length !== fields.length) return false;
   for (let i = 0; i < fields.length; i++) {
     const kept = shape.fields[i];
     const field = fields[i];
@@ -63,13 +62,15 @@ class ShapedResult extends PgResult {
     rowMode: string | undefined,
     types: unknown,
     private readonly text: string,
+    private readonly shapes: RowShapes,
   ) {
     super(rowMode, types);
   }
 
   override addFields(fields: FieldDescription[]): void {
+    const { shapes } = this;
     const kept = shapes.get(this.text);
-    if (kept && matches(kept, fields, this._types)) {
+    if (kept && matches(kept, fields)) {
       this.fields = fields;
       this._parsers = kept.parsers;
       this._prebuiltEmptyResultObject = kept.prebuilt;
@@ -82,7 +83,6 @@ class ShapedResult extends PgResult {
     if (!parsers || !prebuilt) return;
     shapes.set(this.text, {
       fields: fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID, format: f.format || 'text' })),
-      types: this._types,
       parsers,
       prebuilt,
     });
@@ -90,16 +90,14 @@ class ShapedResult extends PgResult {
 }
 
 /**
- * A pg Query whose answer reuses its statement's row template. Submitted through `client.query(query)`
- * it gets everything a query config gets there (the client's type parsers, its read deadline).
+ * A pg Query whose answer reuses its statement's row template from `shapes`, the templates of the
+ * connection it is sent on. Submitted through `client.query(query)` it gets everything a query
+ * config gets there (the client's type parsers, its read deadline).
  */
 export class ShapedQuery extends pg.Query {
-  constructor(config: { text: string; values: unknown[]; name?: string }) {
+  constructor(config: { text: string; values: unknown[]; name?: string }, shapes: RowShapes) {
     super(config);
     const self = this as unknown as { _result: ResultInternals; _results: ResultInternals; _rowMode?: string; types?: unknown };
-    self._result = self._results = new ShapedResult(self._rowMode, self.types, config.text);
+    self._result = self._results = new ShapedResult(self._rowMode, self.types, config.text, shapes);
   }
 }
-
-/** How many statement texts have a kept template (tests). */
-export const keptRowShapes = () => shapes.size;

@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
-import { keptRowShapes, rowShapesSupported } from '../../src/db/row-shapes.js';
+import { rowShapesSupported } from '../../src/db/row-shapes.js';
 import { backend, createPostgresDatabase } from '../helpers/app.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a scratch table outside the service's schema
@@ -20,7 +20,8 @@ describe('row templates of statement answers', () => {
 
   beforeAll(async () => {
     if (backend() === 'postgres') database = await createPostgresDatabase();
-    handle = await openDatabase(database ? { url: database.url, poolSize: 1 } : { pgliteDataDir: 'memory://' });
+    // Several connections on PostgreSQL: each keeps the templates built with its own type parsers.
+    handle = await openDatabase(database ? { url: database.url, poolSize: 3 } : { pgliteDataDir: 'memory://' });
     db = handle.db as unknown as Any;
     await sql`CREATE TABLE engines (id int PRIMARY KEY, model text, installed_at timestamptz, hours int)`.execute(db);
     await sql`INSERT INTO engines VALUES (1, 'CFM56-5B', '2026-03-01T10:00:00.123456Z', 41000), (2, 'V2500', NULL, 12)`.execute(db);
@@ -39,12 +40,19 @@ describe('row templates of statement answers', () => {
 
   it('builds the template of a statement once, and answers later executions with it', async () => {
     expect(await read(1)).toEqual([{ id: 1, model: 'CFM56-5B', installed_at: new Date('2026-03-01T10:00:00.123Z'), hours: 41000 }]);
-    const kept = keptRowShapes();
     built.mockClear();
     expect(await read(2)).toEqual([{ id: 2, model: 'V2500', installed_at: null, hours: 12 }]);
     expect(await read(1)).toHaveLength(1);
     expect(built).not.toHaveBeenCalled();
-    expect(keptRowShapes()).toBe(kept);
+  });
+
+  it('keeps the template on every connection of the pool: statements at once build nothing after the first', async () => {
+    const atOnce = () => Promise.all([read(1), read(2), read(1), read(2), read(1), read(2)]);
+    await atOnce();
+    await atOnce();
+    built.mockClear();
+    for (let i = 0; i < 3; i++) expect((await atOnce()).map((rows) => rows[0].id)).toEqual([1, 2, 1, 2, 1, 2]);
+    expect(built).not.toHaveBeenCalled();
   });
 
   it('gives each answer a row object of its own', async () => {
