@@ -173,8 +173,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const logsRequests = overrides.logger !== false && ['trace', 'debug', 'info'].includes(config.logLevel);
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.requests.inc({ method: request.method, route, status_code: reply.statusCode });
-    metrics.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    metrics.http.record(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     // Checked first: at LOG_LEVEL=warn the hot path builds no log object at all.
     if (logsRequests) {
       request.log.info(

@@ -1,4 +1,4 @@
-// A bounded cache of authenticated principals, keyed by the SHA-256 of the key.
+// A bounded cache of authenticated principals, keyed by the SHA-256 of the key (hex).
 //
 // Why: authentication is one query per request, and on reads it is half of the database work.
 // How it stays right with many instances: every change to a key, its minter or its organization,
@@ -10,11 +10,11 @@ import type { KeyPrincipal } from './auth-repository.js';
 
 export interface PrincipalCache {
   /** The cached principal, unless absent, expired, or the cache cannot vouch for freshness now. */
-  get(keyHash: Buffer, nowMs: number): KeyPrincipal | undefined;
+  get(keyDigest: string, nowMs: number): KeyPrincipal | undefined;
   /** The generation to pass to `set` for a principal about to be read from the database. */
   readonly generation: number;
   /** Caches `principal` read at `generation`; ignored if the cache was cleared since (the read may be stale). */
-  set(keyHash: Buffer, principal: KeyPrincipal, nowMs: number, generation: number): void;
+  set(keyDigest: string, principal: KeyPrincipal, nowMs: number, generation: number): void;
   clear(): void;
   readonly size: number;
 }
@@ -24,13 +24,12 @@ export function principalCache(ttlMs: number, options: { maxEntries?: number; is
   const entries = new Map<string, { principal: KeyPrincipal; expiresAt: number }>();
   let generation = 0;
   return {
-    get(keyHash, nowMs) {
+    get(keyDigest, nowMs) {
       if (ttlMs <= 0 || entries.size === 0 || !isFresh()) return undefined;
-      const id = keyHash.toString('hex');
-      const entry = entries.get(id);
+      const entry = entries.get(keyDigest);
       if (!entry) return undefined;
       if (entry.expiresAt <= nowMs) {
-        entries.delete(id);
+        entries.delete(keyDigest);
         return undefined;
       }
       return entry.principal;
@@ -38,7 +37,7 @@ export function principalCache(ttlMs: number, options: { maxEntries?: number; is
     get generation() {
       return generation;
     },
-    set(keyHash, principal, nowMs, readAt) {
+    set(keyDigest, principal, nowMs, readAt) {
       // A change notified while the row was being read may not be in what was read: do not keep it.
       if (ttlMs <= 0 || readAt !== generation || !isFresh()) return;
       // Bounded: the oldest entry (Map keeps insertion order) makes room for the newest.
@@ -46,7 +45,7 @@ export function principalCache(ttlMs: number, options: { maxEntries?: number; is
         const oldest = entries.keys().next().value;
         if (oldest !== undefined) entries.delete(oldest);
       }
-      entries.set(keyHash.toString('hex'), { principal, expiresAt: nowMs + ttlMs });
+      entries.set(keyDigest, { principal, expiresAt: nowMs + ttlMs });
     },
     clear() {
       generation += 1;

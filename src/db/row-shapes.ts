@@ -96,8 +96,16 @@ class ShapedResult extends PgResult {
  */
 export class ShapedQuery extends pg.Query {
   constructor(config: { text: string; values: unknown[]; name?: string }, shapes: RowShapes) {
-    super(config);
-    const self = this as unknown as { _result: ResultInternals; _results: ResultInternals; _rowMode?: string; types?: unknown };
+    // Text and values as arguments: pg copies a config object property by property (3-5 µs).
+    super(config.text, config.values);
+    const self = this as unknown as {
+      _result: ResultInternals;
+      _results: ResultInternals;
+      _rowMode?: string;
+      types?: unknown;
+      name?: string;
+    };
+    self.name = config.name;
     self._result = self._results = new ShapedResult(self._rowMode, self.types, config.text, shapes);
   }
 }

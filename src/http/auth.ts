@@ -2,7 +2,7 @@
 // It runs before the body is read, so a refused request costs no parsing.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthRepository } from '../accounts/auth-repository.js';
-import { hashApiKey, parseBearer } from '../accounts/keys.js';
+import { apiKeyDigest, parseBearer } from '../accounts/keys.js';
 import type { PrincipalCache } from '../accounts/principal-cache.js';
 import type { SecurityAlertsRepository } from '../accounts/security-alerts.js';
 import type { Clock } from '../clock.js';
@@ -99,14 +99,14 @@ export function apiKeyAuthHook(deps: AuthDeps) {
     }
     const claimedOrg = orgHeader.trim().toLowerCase();
 
-    const keyHash = hashApiKey(token);
+    const digest = apiKeyDigest(token);
     const now = clock.now();
-    let principal = cache.get(keyHash, now.getTime());
+    let principal = cache.get(digest, now.getTime());
     if (!principal) {
       const generation = cache.generation;
-      principal = await repo.findPrincipal(keyHash);
+      principal = await repo.findPrincipal(Buffer.from(digest, 'hex'));
       if (!principal) return unauthenticated(request, invalidApiKey());
-      cache.set(keyHash, principal, now.getTime(), generation);
+      cache.set(digest, principal, now.getTime(), generation);
     }
 
     // Step 5: every request presenting a known key counts, whatever the later steps decide.

@@ -2,8 +2,9 @@
 // behaves exactly like an unknown one. Pass a transaction to run inside it.
 import { sql } from 'kysely';
 import { statementCache } from '../db/compiled.js';
-import type { Database } from '../db/database.js';
+import { type Database, selectCompiled } from '../db/database.js';
 import { pageOffset } from '../db/list-query.js';
+import { perDatabase } from '../db/per-database.js';
 import { versionCondition } from '../db/row-version.js';
 import type { ListingRow, ListingUpdate, NewListing } from '../db/schema.js';
 import { withCandidates } from '../db/search-narrowing.js';
@@ -70,7 +71,7 @@ const findDetailStatement = statementCache((db: Database, v: { id: string; orgId
   listingsRepository(db).findDetailQuery(v.id, v.orgId),
 );
 
-export function listingsRepository(db: Database) {
+function buildListingsRepository(db: Database) {
   const withSeller = () =>
     db.selectFrom('listings as l').innerJoin('organizations as o', 'o.id', 'l.org_id').selectAll('l').select('o.name as seller_org_name');
 
@@ -120,8 +121,8 @@ export function listingsRepository(db: Database) {
     },
 
     async findDetail(id: string, orgId: string): Promise<ListingDetailRow | undefined> {
-      const { rows } = await db.executeQuery(findDetailStatement(db, { id, orgId }));
-      return rows[0];
+      const [row] = await selectCompiled(db, findDetailStatement(db, { id, orgId }));
+      return row;
     },
 
     async findType(id: string, orgId: string): Promise<{ listing_type: StoredListingType; row_version: number } | undefined> {
@@ -252,4 +253,7 @@ export function listingsRepository(db: Database) {
   };
 }
 
-export type ListingsRepository = ReturnType<typeof listingsRepository>;
+export type ListingsRepository = ReturnType<typeof buildListingsRepository>;
+
+/** The listing statements over `db` (one repository per database handle or transaction). */
+export const listingsRepository = perDatabase(buildListingsRepository);

@@ -1,24 +1,14 @@
 // Prometheus metrics. Each app owns its registry, so that several apps in one process (tests) never collide.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { createRequestMetrics } from './request-metrics.js';
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   const registry = new Registry();
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry });
   return {
     registry,
-    requests: new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests by route pattern, method and status code',
-      labelNames: ['method', 'route', 'status_code'] as const,
-      registers: [registry],
-    }),
-    latency: new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP request latency by route pattern and method',
-      labelNames: ['method', 'route'] as const,
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    }),
+    /** http_requests_total and http_request_duration_seconds (request-metrics.ts). */
+    http: createRequestMetrics(registry, [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]),
     authFailures: new Counter({
       name: 'auth_failures_total',
       help: 'Refused authentications by error code',

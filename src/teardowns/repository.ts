@@ -3,6 +3,8 @@
 // from a locked sub-select of the same statement, never from an earlier read.
 import { type Kysely, NoResultError, sql } from 'kysely';
 import { statementCache } from '../db/compiled.js';
+import { selectCompiled } from '../db/database.js';
+import { perDatabase } from '../db/per-database.js';
 import { versionCondition } from '../db/row-version.js';
 import type { DB, NewTeardown, TeardownRow, TeardownUpdate } from '../db/schema.js';
 import { withCandidates } from '../db/search-narrowing.js';
@@ -83,7 +85,7 @@ const pageStatement = statementCache(
     teardownRepository(db).pageQuery(v.orgId, listFilters(v), { sortColumn, direction, limit, offset }),
 );
 
-export function teardownRepository(db: Kysely<DB>) {
+function buildTeardownRepository(db: Kysely<DB>) {
   /** The caller's teardowns matching the filters; the org_id lead lets the (org_id, <sort>, id) indexes serve. */
   function matching(orgId: string, f: ListFilters) {
     let query = db.selectFrom('teardowns').where('org_id', '=', orgId);
@@ -217,8 +219,8 @@ export function teardownRepository(db: Kysely<DB>) {
 
   return {
     async find(orgId: string, id: string): Promise<TeardownRow | undefined> {
-      const { rows } = await db.executeQuery(findStatement(db, { orgId, id }));
-      return rows[0];
+      const [row] = await selectCompiled(db, findStatement(db, { orgId, id }));
+      return row;
     },
 
     async insert(values: NewTeardown): Promise<TeardownRow> {
@@ -233,9 +235,9 @@ export function teardownRepository(db: Kysely<DB>) {
     /** The exact total of a list; `totals` reuses a count while the organization's data has not changed. */
     async count(orgId: string, filters: ListFilters, totals?: ExactTotals): Promise<number> {
       const count = async () => {
-        const { rows } = await db.executeQuery(countStatement(db, { ...filters, orgId }));
-        if (rows[0] === undefined) throw new NoResultError(countQuery(orgId, filters).toOperationNode());
-        return countAtSequence(rows[0]);
+        const [row] = await selectCompiled(db, countStatement(db, { ...filters, orgId }));
+        if (row === undefined) throw new NoResultError(countQuery(orgId, filters).toOperationNode());
+        return countAtSequence(row);
       };
       if (!totals || countedByCounters(filters)) return (await count()).total;
       // The candidates are found anew by each request: the same filters count the same rows.
@@ -247,8 +249,7 @@ export function teardownRepository(db: Kysely<DB>) {
     async page(orgId: string, filters: ListFilters, w: ListWindow, anchors?: PageAnchors): Promise<ListRow[]> {
       if (anchors && anchorable(w)) return anchoredPage(orgId, filters, w, anchors);
       const { limit, offset, sortColumn, direction } = w;
-      const { rows } = await db.executeQuery(pageStatement(db, { ...filters, orgId, limit, offset }, [sortColumn, direction]));
-      return rows;
+      return selectCompiled(db, pageStatement(db, { ...filters, orgId, limit, offset }, [sortColumn, direction]));
     },
 
     withSearchCandidates,
@@ -372,4 +373,7 @@ export function teardownRepository(db: Kysely<DB>) {
   };
 }
 
-export type TeardownRepository = ReturnType<typeof teardownRepository>;
+export type TeardownRepository = ReturnType<typeof buildTeardownRepository>;
+
+/** The teardown statements over `db` (one repository per database handle or transaction). */
+export const teardownRepository = perDatabase(buildTeardownRepository);

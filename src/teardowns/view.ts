@@ -99,5 +99,6 @@ export async function taggedDetail(
   row: TeardownRow,
   executor?: Database,
 ): Promise<Tagged<TeardownDetailView>> {
-  return { body: await detailOf(ctx, row, executor), etag: etagOf('teardown', row.id, row.row_version) };
+  const vocabulary = await loadVocabularyLookup(ctx.vocabularies, [row], executor);
+  return { body: toDetail(row, vocabulary), etag: etagOf('teardown', row.id, row.row_version) };
 }

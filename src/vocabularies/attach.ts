@@ -1,6 +1,7 @@
 // Records point at vocabulary rows by id, one column per kind; responses show the row as an object
 // under the kind's field name. This loads the rows a batch of records needs in one query.
 import type { Database } from '../db/database.js';
+import type { VocabularyTerm } from '../db/schema.js';
 import type { VocabularyKind, VocabularyRepository, VocabularyView } from './repository.js';
 import { toVocabularyView } from './repository.js';
 
@@ -18,23 +19,30 @@ export const VOCABULARY_COLUMN = {
   landing_gear_type: 'landing_gear_type_id',
 } as const satisfies Record<VocabularyKind, keyof VocabularyRefs>;
 
+const VOCABULARY_COLUMNS = Object.values(VOCABULARY_COLUMN);
+
 /** Answers the vocabulary object of a record for a kind, or null when the record names none. */
 export type VocabularyLookup = (record: Partial<VocabularyRefs>, kind: VocabularyKind) => VocabularyView | null;
 
-export async function loadVocabularyLookup(
+/** The lookup for a batch of records; at once (no promise) when every term they name is cached. */
+export function loadVocabularyLookup(
   repo: Pick<VocabularyRepository, 'byIds'>,
   records: Partial<VocabularyRefs>[],
   /** Inside a transaction, its executor: a second connection may not exist (PGlite has one). */
   executor?: Database,
-): Promise<VocabularyLookup> {
+): VocabularyLookup | Promise<VocabularyLookup> {
   const ids: string[] = [];
   for (const record of records) {
-    for (const column of Object.values(VOCABULARY_COLUMN)) {
+    for (const column of VOCABULARY_COLUMNS) {
       const id = record[column];
       if (id) ids.push(id);
     }
   }
-  const rows = await repo.byIds(ids, executor);
+  const rows = repo.byIds(ids, executor);
+  return rows instanceof Map ? lookupIn(rows) : rows.then(lookupIn);
+}
+
+function lookupIn(rows: Map<string, VocabularyTerm>): VocabularyLookup {
   return (record, kind) => {
     const id = record[VOCABULARY_COLUMN[kind]];
     const row = id ? rows.get(id) : undefined;

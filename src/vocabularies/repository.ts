@@ -90,20 +90,29 @@ export function vocabularyRepository(db: Database) {
       return db.selectFrom('vocabulary_terms').selectAll().where('kind', '=', kind).orderBy('name').orderBy('id').execute();
     },
 
-    /** `executor`: the caller's transaction, when it holds one (PGlite has a single connection). */
-    async byIds(ids: string[], executor: Database = db): Promise<Map<string, VocabularyTerm>> {
+    /**
+     * The rows of these ids; at once (no promise) when every one is cached, as on nearly every request.
+     * `executor`: the caller's transaction, when it holds one (PGlite has a single connection).
+     */
+    byIds(ids: string[], executor: Database = db): Map<string, VocabularyTerm> | Promise<Map<string, VocabularyTerm>> {
       const found = new Map<string, VocabularyTerm>();
       const missing: string[] = [];
-      for (const id of new Set(ids)) {
+      for (const id of ids) {
+        if (found.has(id)) continue;
         const cached = byId.get(id);
         if (cached) found.set(id, cached);
-        else missing.push(id);
+        else if (!missing.includes(id)) missing.push(id);
       }
-      if (missing.length > 0) {
-        const rows = await executor.selectFrom('vocabulary_terms').selectAll().where('id', 'in', missing).execute();
-        for (const row of rows) found.set(row.id, remember(row));
-      }
-      return found;
+      if (missing.length === 0) return found;
+      return executor
+        .selectFrom('vocabulary_terms')
+        .selectAll()
+        .where('id', 'in', missing)
+        .execute()
+        .then((rows) => {
+          for (const row of rows) found.set(row.id, remember(row));
+          return found;
+        });
     },
 
     /** Inserts a term; returns undefined when the name already exists for that kind. `executor`: the caller's transaction. */
