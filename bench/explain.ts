@@ -2,6 +2,7 @@
 // The statements are the service's own, compiled by its repositories, as the floor sends them.
 import { CompiledQuery } from 'kysely';
 import type { Database } from '../src/db/database.js';
+import { pageOffset } from '../src/db/list-query.js';
 import { listingsRepository } from '../src/listings/repository.js';
 import { type Pools, PROBE_ORG } from './dataset.js';
 import { decodeFloorList, type FloorListingList, listingListRequest, type TeardownListAsk } from './floor-requests.js';
@@ -64,7 +65,12 @@ export async function explainListQueries(db: Database, orgs: SeededOrg[], pools:
     );
   }
   const listing = decodeFloorList<FloorListingList>(listingListRequest(large, {}).floorQuery);
-  const queries = listingsRepository(db).activePageQueries(listing.orgId, listing.filters, listing.page, listing.perPage, listing.order);
+  const queries = listingsRepository(db).activePageQueries(
+    listing.orgId,
+    listing.filters,
+    { limit: listing.perPage, offset: pageOffset(listing.page, listing.perPage) },
+    listing.order,
+  );
   out.push(await explain(db, 'Listings, page 1: page query', toQuery(queries.page.compile())));
   out.push(await explain(db, 'Listings, page 1: count query', toQuery(queries.count.compile())));
   return out;

@@ -11,6 +11,7 @@
 // prepare its statements (bench/RESULTS.md, "Prepared statements").
 import type { CompiledQuery } from 'kysely';
 import { systemClock } from '../../src/clock.js';
+import { pageOffset } from '../../src/db/list-query.js';
 import { countAtSequence, createExactTotals } from '../../src/events/exact-totals.js';
 import { listingsRepository } from '../../src/listings/repository.js';
 import { anchorable, createPageAnchors } from '../../src/teardowns/page-anchors.js';
@@ -105,7 +106,12 @@ await serveFloor((app) => {
       const spec = decodeFloorList<FloorListingList>(q);
       const filters = await listings.withSearchCandidates(spec.orgId, spec.filters);
       const build = () => {
-        const queries = listings.activePageQueries(spec.orgId, filters, spec.page, spec.perPage, spec.order);
+        const queries = listings.activePageQueries(
+          spec.orgId,
+          filters,
+          { limit: spec.perPage, offset: pageOffset(spec.page, spec.perPage) },
+          spec.order,
+        );
         return [queries.page.compile(), queries.count.compile()];
       };
       const [page, count] = filters.candidateIds ? build() : compileOnce(`ll:${q}`, build);

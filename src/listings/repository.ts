@@ -71,6 +71,23 @@ const findDetailStatement = statementCache((db: Database, v: { id: string; orgId
   listingsRepository(db).findDetailQuery(v.id, v.orgId),
 );
 
+/** A list request's values, flat so that a compiled template can bind them (db/compiled.ts). */
+type ActiveListValues = Omit<ListingFilters, 'vocabulary'> & { orgId: string; vocabularyIds: string[]; limit: number; offset: number };
+/** What shapes a list statement besides its values: the order, then the vocabulary columns filtered on. */
+type ActiveListStructure = string[];
+
+function activeStatements(db: Database, values: ActiveListValues, structure: ActiveListStructure) {
+  const [sortBy, direction, ...columns] = structure as [ListingOrder['sortBy'], ListingOrder['direction'], ...(keyof VocabularyRefs)[]];
+  const { orgId, vocabularyIds, limit, offset, ...filters } = values;
+  const vocabulary = columns.map((column, i) => ({ column, id: vocabularyIds[i] }));
+  return listingsRepository(db).activePageQueries(orgId, { ...filters, vocabulary }, { limit, offset }, { sortBy, direction });
+}
+// The list's page and count statements, compiled once per shape.
+const activePageStatement = statementCache((db: Database, v: ActiveListValues, s: ActiveListStructure) => activeStatements(db, v, s).page);
+const activeCountStatement = statementCache(
+  (db: Database, v: ActiveListValues, s: ActiveListStructure) => activeStatements(db, v, s).count,
+);
+
 function buildListingsRepository(db: Database) {
   const withSeller = () =>
     db.selectFrom('listings as l').innerJoin('organizations as o', 'o.id', 'l.org_id').selectAll('l').select('o.name as seller_org_name');
@@ -90,7 +107,7 @@ function buildListingsRepository(db: Database) {
     );
 
   /** The page and the count of one list request over the same filters. */
-  function activePageQueries(orgId: string, filters: ListingFilters, page: number, perPage: number, order: ListingOrder) {
+  function activePageQueries(orgId: string, filters: ListingFilters, window: { limit: number; offset: number }, order: ListingOrder) {
     let query = withSeller().where('l.org_id', '=', orgId).where('l.status', '=', 'active');
     // Legacy parts / landing_gear rows are readable by id only (decisions.md section 5).
     query = filters.listingType
@@ -104,11 +121,7 @@ function buildListingsRepository(db: Database) {
     if (search !== undefined) query = query.where((eb) => eb.or(SEARCHED_COLUMNS.map((column) => eb(column, 'ilike', search))));
     if (filters.candidateIds) query = query.where(sql<boolean>`l.id = ANY(${filters.candidateIds}::uuid[])`);
     return {
-      page: query
-        .orderBy(`l.${order.sortBy}`, order.direction)
-        .orderBy('l.id', order.direction)
-        .limit(perPage)
-        .offset(pageOffset(page, perPage)),
+      page: query.orderBy(`l.${order.sortBy}`, order.direction).orderBy('l.id', order.direction).limit(window.limit).offset(window.offset),
       // With the organization's event sequence read by the same statement (events/exact-totals.ts).
       count: query.clearSelect().select((eb) => [eb.fn.countAll<number>().as('total'), sequenceOf(db, orgId).as('seq')]),
     };
@@ -147,11 +160,22 @@ function buildListingsRepository(db: Database) {
       order: ListingOrder = { sortBy: 'created_at', direction: 'desc' },
       totals?: ExactTotals,
     ): Promise<{ rows: ListingDetailRow[]; total: number }> {
-      const searched = await withSearchCandidates(orgId, filters);
-      const queries = activePageQueries(orgId, searched, page, perPage, order);
-      const count = async () => countAtSequence(await queries.count.executeTakeFirstOrThrow());
+      const { vocabulary, ...searched } = await withSearchCandidates(orgId, filters);
+      const values: ActiveListValues = {
+        ...searched,
+        orgId,
+        vocabularyIds: vocabulary.map((v) => v.id),
+        limit: perPage,
+        offset: pageOffset(page, perPage),
+      };
+      const structure = [order.sortBy, order.direction, ...vocabulary.map((v) => v.column)];
+      const count = async () => {
+        const [row] = await selectCompiled(db, activeCountStatement(db, values, structure));
+        if (row === undefined) throw new Error('a count answered no row');
+        return countAtSequence(row);
+      };
       const [rows, total] = await Promise.all([
-        queries.page.execute(),
+        selectCompiled(db, activePageStatement(db, values, structure)),
         totals ? totals.total(orgId, `listings ${JSON.stringify(filters)}`, count) : count().then((c) => c.total),
       ]);
       return { rows, total };

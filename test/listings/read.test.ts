@@ -178,6 +178,9 @@ describe('list listings', () => {
       { title: '737', aircraft_type: '737-800' },
     ]);
     expect(titles(await list(seller, '?aircraft_type=a320-200'))).toEqual(['a320']);
+    // The same statement shape with another term (the compiled statement binds each request's values).
+    expect(titles(await list(seller, '?aircraft_type=737-800'))).toEqual(['737']);
+    expect(titles(await list(seller, '?aircraft_type=737-800&sort_dir=asc'))).toEqual(['737']);
   });
 
   it('filters on engine_model and apu_model by name', async () => {
