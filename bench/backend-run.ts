@@ -187,7 +187,8 @@ export async function runBackend(backend: Backend, o: BenchOptions, tmpRoot: str
           : () => withFloor(s.floor!.process, floorDb, floorSpec, settings);
         const serviceRuns: Measurement[] = [];
         const floorRuns: Measurement[] = [];
-        const sides = order++ % 2 === 0 ? ['floor', 'service', 'service', 'floor'] : ['service', 'floor', 'floor', 'service'];
+        const round = order++ % 2 === 0 ? ['floor', 'service', 'service', 'floor'] : ['service', 'floor', 'floor', 'service'];
+        const sides = Array.from({ length: o.segments / 2 }, () => round).flat();
         for (const side of sides) {
           if (side === 'floor') floorRuns.push(await measureFloor());
           else serviceRuns.push(await measureService());

@@ -33,6 +33,8 @@ export interface BenchOptions {
   bigUploadBytes: number;
   /** BENCH_ONLY: scenario ids to run (plus 'probe', 'upload-50mb'); all when absent. */
   only?: string[];
+  /** BENCH_SEGMENTS: measured segments per side of an A/B scenario (even: floor, service, service, floor, ...). */
+  segments: number;
 }
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -40,6 +42,13 @@ function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds (got ${raw})`);
+  return value;
+}
+
+function segmentCount(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 2;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 2 || value % 2 !== 0) throw new Error(`BENCH_SEGMENTS must be an even number, 2 or more (got ${raw})`);
   return value;
 }
 
@@ -73,5 +82,6 @@ export function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions 
     // Under the 50 MB limit whichever way "MB" is read, so the upload is accepted.
     bigUploadBytes: 50_000_000,
     only: env.BENCH_ONLY ? env.BENCH_ONLY.split(',').map((s) => s.trim()) : undefined,
+    segments: segmentCount(env.BENCH_SEGMENTS),
   };
 }

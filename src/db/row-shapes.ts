@@ -36,8 +36,11 @@ interface RowShape {
   prebuilt: Record<string, null>;
 }
 
-/** Bounded: the service sends a few hundred distinct texts; beyond this, answers are built as pg builds them. */
-export const MAX_ROW_SHAPES = 1000;
+/**
+ * Templates kept per connection (a few KB each). The hot statements are a few dozen texts; one-off
+ * texts (a batch insert of an unusual size) only push the oldest template out, to be built again.
+ */
+export const MAX_ROW_SHAPES = 300;
 
 /** The kept templates of one connection, by statement text. */
 export type RowShapes = Map<string, RowShape>;
@@ -78,9 +81,12 @@ class ShapedResult extends PgResult {
     }
     // pg builds the template, exactly as it would; the copy is kept for the next answer.
     super.addFields(fields);
-    if (!kept && shapes.size >= MAX_ROW_SHAPES) return;
     const { _parsers: parsers, _prebuiltEmptyResultObject: prebuilt } = this;
     if (!parsers || !prebuilt) return;
+    if (!kept && shapes.size >= MAX_ROW_SHAPES) {
+      const oldest = shapes.keys().next().value;
+      if (oldest !== undefined) shapes.delete(oldest);
+    }
     shapes.set(this.text, {
       fields: fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID, format: f.format || 'text' })),
       parsers,

@@ -237,29 +237,47 @@ const isPlain = (v: unknown): v is Record<string, unknown> => {
   return proto === null || Object.getPrototypeOf(proto) === null;
 };
 
+/** A value met by the walk below, with where it sits; its JSON pointer is spelled out only for a value reported. */
+interface WalkFrame {
+  value: unknown;
+  parent?: WalkFrame;
+  key?: string | number;
+}
+
+/** The JSON pointer of a frame, built without recursion (a body may nest as deep as its sender likes). */
+function instancePathOf(frame: WalkFrame): string {
+  const keys: (string | number)[] = [];
+  for (let f: WalkFrame | undefined = frame; f?.parent; f = f.parent) keys.push(f.key as string | number);
+  let path = '';
+  for (let i = keys.length - 1; i >= 0; i--) path = pointer(path, keys[i]);
+  return path;
+}
+
 /** Strings holding U+0000 and numbers that are not finite, walked without recursion (depth is the client's choice). Keys count once the schema accepted them. */
 function nulErrors(data: unknown, checkKeys: boolean, onlyKeys?: Set<string>): ErrorObject[] {
   const found: ErrorObject[] = [];
-  const stack: [unknown, string][] = [[data, '']];
+  const stack: WalkFrame[] = [{ value: data }];
   while (stack.length > 0 && found.length < MAX_NUL_REPORTS) {
-    const [value, path] = stack.pop() as [unknown, string];
+    const frame = stack.pop() as WalkFrame;
+    const { value } = frame;
     if (typeof value === 'string') {
-      if (UNSTORABLE.test(value)) found.push({ keyword: NUL_KEYWORD, instancePath: path, schemaPath: '#', params: {}, data: value });
+      if (UNSTORABLE.test(value))
+        found.push({ keyword: NUL_KEYWORD, instancePath: instancePathOf(frame), schemaPath: '#', params: {}, data: value });
     } else if (typeof value === 'number' && !Number.isFinite(value)) {
       // Ajv's coercion turns `?page=1e400` into Infinity, and no check runs on the coerced value.
-      found.push({ keyword: FINITE_KEYWORD, instancePath: path, schemaPath: '#', params: {}, data: null });
+      found.push({ keyword: FINITE_KEYWORD, instancePath: instancePathOf(frame), schemaPath: '#', params: {}, data: null });
     } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], pointer(path, i)]);
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], parent: frame, key: i });
     } else if (isPlain(value)) {
       // Last key first: popped from the stack, the keys are then walked in their order.
       const keys = Object.keys(value);
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i];
-        if (path === '' && onlyKeys && !onlyKeys.has(key)) continue;
-        const child = value[key];
+        if (!frame.parent && onlyKeys && !onlyKeys.has(key)) continue;
+        const child: WalkFrame = { value: value[key], parent: frame, key };
         if (checkKeys && UNSTORABLE.test(key))
-          found.push({ keyword: NUL_KEYWORD, instancePath: pointer(path, key), schemaPath: '#', params: {}, data: key });
-        stack.push([child, pointer(path, key)]);
+          found.push({ keyword: NUL_KEYWORD, instancePath: instancePathOf(child), schemaPath: '#', params: {}, data: key });
+        stack.push(child);
       }
     }
   }

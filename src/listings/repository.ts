@@ -1,6 +1,6 @@
 // The SQL of the listings aggregate. Every statement is scoped by organization, so a foreign id
 // behaves exactly like an unknown one. Pass a transaction to run inside it.
-import { sql } from 'kysely';
+import { NoResultError, sql } from 'kysely';
 import { statementCache } from '../db/compiled.js';
 import { type Database, selectCompiled } from '../db/database.js';
 import { pageOffset } from '../db/list-query.js';
@@ -171,7 +171,7 @@ function buildListingsRepository(db: Database) {
       const structure = [order.sortBy, order.direction, ...vocabulary.map((v) => v.column)];
       const count = async () => {
         const [row] = await selectCompiled(db, activeCountStatement(db, values, structure));
-        if (row === undefined) throw new Error('a count answered no row');
+        if (row === undefined) throw new NoResultError(activeStatements(db, values, structure).count.toOperationNode());
         return countAtSequence(row);
       };
       const [rows, total] = await Promise.all([

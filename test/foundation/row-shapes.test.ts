@@ -5,7 +5,7 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
-import { rowShapesSupported } from '../../src/db/row-shapes.js';
+import { MAX_ROW_SHAPES, rowShapesSupported } from '../../src/db/row-shapes.js';
 import { backend, createPostgresDatabase } from '../helpers/app.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a scratch table outside the service's schema
@@ -74,6 +74,23 @@ describe('row templates of statement answers', () => {
     expect(await hours()).toEqual([{ hours: 41000 }]);
     await sql`ALTER TABLE engines ALTER COLUMN hours TYPE text`.execute(db);
     expect(await hours()).toEqual([{ hours: '41000' }]);
+  });
+
+  it(`keeps at most ${MAX_ROW_SHAPES} templates a connection: a new text pushes out the oldest`, async () => {
+    // One connection, so that every statement below meets the same templates.
+    const single = database ? await openDatabase({ url: database.url, poolSize: 1 }) : handle;
+    try {
+      const on = single.db as unknown as Any;
+      const numbered = (k: number) => sql<{ n: number }>`SELECT ${k}::int AS ${sql.ref(`n${k}`)}`.execute(on);
+      for (let k = 0; k <= MAX_ROW_SHAPES; k++) await numbered(k);
+      built.mockClear();
+      await numbered(MAX_ROW_SHAPES);
+      expect(built).not.toHaveBeenCalled();
+      await numbered(0);
+      expect(built).toHaveBeenCalledTimes(1);
+    } finally {
+      if (single !== handle) await single.close();
+    }
   });
 
   it('builds rows as pg does for odd column names (duplicates, __proto__)', async () => {
