@@ -9,9 +9,10 @@
 // description it was built from matches the one received (checked field by field on every answer:
 // a schema change, or a pooler that answers differently, only costs a rebuild).
 //
-// It relies on three members of pg's Result that its type declarations do not list (`addFields`,
-// `_parsers`, `_prebuiltEmptyResultObject`); when a pg version lacks them, queries run as pg builds
-// them, and test/foundation/row-shapes.test.ts fails so that the next upgrade does not go unnoticed.
+// It relies on members of pg's Result and Query that their type declarations do not list (Result:
+// `addFields`, `_parsers`, `_prebuiltEmptyResultObject`; Query: `_result`, `_results`, `_rowMode`,
+// `name`). When a pg version lacks Result's, queries run as pg builds them; either way
+// test/foundation/row-shapes.test.ts fails, so that the next upgrade does not go unnoticed.
 import pg from 'pg';
 
 type Parser = (value: unknown) => unknown;
@@ -64,15 +65,15 @@ class ShapedResult extends PgResult {
   constructor(
     rowMode: string | undefined,
     types: unknown,
-    private readonly text: string,
-    private readonly shapes: RowShapes,
+    private readonly shapeKey: string,
+    private readonly keptShapes: RowShapes,
   ) {
     super(rowMode, types);
   }
 
   override addFields(fields: FieldDescription[]): void {
-    const { shapes } = this;
-    const kept = shapes.get(this.text);
+    const shapes = this.keptShapes;
+    const kept = shapes.get(this.shapeKey);
     if (kept && matches(kept, fields)) {
       this.fields = fields;
       this._parsers = kept.parsers;
@@ -87,7 +88,7 @@ class ShapedResult extends PgResult {
       const oldest = shapes.keys().next().value;
       if (oldest !== undefined) shapes.delete(oldest);
     }
-    shapes.set(this.text, {
+    shapes.set(this.shapeKey, {
       fields: fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID, format: f.format || 'text' })),
       parsers,
       prebuilt,
