@@ -1,0 +1,174 @@
+// `npm run bench:pinned`: get teardown by id, the built service against the read floor (and, with
+// PINNED_BASE, against the service built in another checkout), each server pinned to one core and
+// the load generator to the other, in alternated segments. It reports each side's CPU time per
+// request (from /proc/<pid>/stat) beside its req/s: on a two-core machine shared by the load
+// generator, the servers and PostgreSQL, req/s swings from one segment to the next, while CPU per
+// request pinned to a core is what a code change moves. The full bench (bench/run.ts) stays the
+// reference for the targets; this is the tool for deciding whether a change to the hot path pays.
+//
+//   npm run build && npm run bench:pinned
+//   PINNED_BASE=/path/to/other/checkout (its dist built, its node_modules installed) npm run bench:pinned
+//
+// PINNED_ROUNDS (6), PINNED_SECONDS (4 s measured after 1 s of warm-up), PINNED_TEARDOWNS (200).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { createPostgresDatabase } from './databases.js';
+import { readOptions } from './options.js';
+import { type Child, freePort, startChild } from './processes.js';
+import { startFloor, startService } from './service.js';
+
+const rounds = Number(process.env.PINNED_ROUNDS ?? 6);
+const seconds = Number(process.env.PINNED_SECONDS ?? 4);
+const teardowns = Number(process.env.PINNED_TEARDOWNS ?? 200);
+const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+/** Moves every thread of a process to one core (`taskset -a`); false where taskset is missing. */
+function pin(pid: number, core: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', core, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** User + system CPU time of a process so far, in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+interface Side {
+  name: string;
+  child: Child;
+  prefix: string;
+  rps: number[];
+  usPerRequest: number[];
+  p99: number[];
+}
+
+const options = readOptions();
+const database = await createPostgresDatabase(options.postgresUrl);
+const dataDir = await mkdtemp(join(tmpdir(), 'bench-pinned-'));
+const children: Child[] = [];
+try {
+  const target = { backend: 'postgres' as const, url: database.url, dataDir };
+  const service = await startService(target, await freePort(), { DEMO_ON_FIRST_START: 'true' });
+  children.push(service);
+  // The demo account the service printed on its first start: its organization and key.
+  const demo = service.output().match(/organization: (\S+)[\s\S]*?API key:\s+(\S+)/);
+  if (!demo) throw new Error(`the service printed no demo account:\n${service.output()}`);
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${demo[2]}`,
+    'x-organization-id': demo[1],
+    'content-type': 'application/json',
+  };
+  const ids: string[] = [];
+  for (let i = 0; i < teardowns; i++) {
+    const res = await fetch(`${service.baseUrl}/public/v1/teardowns`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        asset_type: 'aircraft',
+        status: 'Starting',
+        start_date: '2026-03-01',
+        location: 'Toulouse',
+        country: 'FR',
+        aircraft_type: 'A320-200',
+        traceability: 'Air France',
+        incident_related: 'No',
+        msn: String(1000 + i),
+        description: 'Full part-out; landing gear and APU removed first.',
+      }),
+    });
+    if (res.status !== 201) throw new Error(`creating a teardown answered ${res.status}: ${await res.text()}`);
+    ids.push(((await res.json()) as { teardown_id: string }).teardown_id);
+  }
+
+  const floor = await startFloor('reads', { url: database.url, uploadDir: dataDir }, await freePort());
+  children.push(floor);
+  const sides: Side[] = [
+    { name: 'floor', child: floor, prefix: '', rps: [], usPerRequest: [], p99: [] },
+    { name: 'service', child: service, prefix: '/public/v1', rps: [], usPerRequest: [], p99: [] },
+  ];
+  if (process.env.PINNED_BASE) {
+    const base = resolve(process.env.PINNED_BASE);
+    const port = await freePort();
+    const other = await startChild({
+      name: `service (${base})`,
+      args: [join(base, 'dist/src/server.js')],
+      port,
+      readyPath: '/readyz',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
+        RATE_LIMIT_PER_MINUTE: '1000000000',
+        AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000000',
+        LOG_LEVEL: 'warn',
+        JOBS_INTERVAL_SECONDS: '0',
+        DEMO_ON_FIRST_START: 'false',
+      },
+    });
+    children.push(other);
+    sides.push({ name: `service at ${base}`, child: other, prefix: '/public/v1', rps: [], usPerRequest: [], p99: [] });
+  }
+
+  const pinned = pin(process.pid, '0') && sides.every((side) => pin(side.child.pid, '1'));
+  if (!pinned) console.error('taskset is missing or refused: the processes run unpinned, and CPU per request is noisier');
+
+  // Every request reads the next teardown of the rotation, with the demo organization's key.
+  let next = 0;
+  const load = async (side: Side, duration: number) =>
+    autocannon({
+      url: side.child.baseUrl,
+      connections: options.connections,
+      duration,
+      requests: [
+        {
+          setupRequest: (request) => ({ ...request, method: 'GET', headers, path: `${side.prefix}/teardowns/${ids[next++ % ids.length]}` }),
+        },
+      ],
+    });
+
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      await load(side, 1);
+      const before = cpuMs(side.child.pid);
+      const result = await load(side, seconds);
+      const used = cpuMs(side.child.pid) - before;
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${side.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      side.rps.push(result.requests.average);
+      side.usPerRequest.push((used * 1000) / result.requests.total);
+      side.p99.push(result.latency.p99);
+    }
+  }
+
+  const floorRps = median(sides[0].rps);
+  console.log(
+    `get teardown by id, ${options.connections} connections, ${rounds} rounds of ${seconds} s${pinned ? ', pinned' : ''}; medians\n`,
+  );
+  console.log('| Side | req/s | CPU µs / request | p99 ms | req/s ratio to the floor |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const side of sides) {
+    const rps = median(side.rps);
+    console.log(
+      `| ${side.name} | ${Math.round(rps)} | ${Math.round(median(side.usPerRequest))} | ${median(side.p99)} | ${(rps / floorRps).toFixed(2)} |`,
+    );
+  }
+} finally {
+  for (const child of children.reverse()) await child.stop().catch(() => {});
+  await database.drop();
+  await rm(dataDir, { recursive: true, force: true });
+}
