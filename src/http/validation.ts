@@ -175,8 +175,7 @@ function prune(data: unknown, schema: BodySchema): { data: unknown; omitted: num
     const keys = Object.keys(record);
     let copy: Record<string, unknown> | undefined;
     // defineProperty, not assignment: a key named __proto__ must stay a key.
-    const put = (key: string, v: unknown) =>
-      Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
+    const put = (key: string, v: unknown) => Object.defineProperty(copy, key, { value: v, enumerable: true, writable: true, configurable: true });
     const startCopy = (upTo: number) => {
       copy = {};
       for (let j = 0; j < upTo; j++) put(keys[j] as string, record[keys[j] as string]);
@@ -300,16 +299,14 @@ const quoteList = (values: unknown[]) => {
   return quoted.length <= 1 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
 };
 
-const EXTRA_HINTS = new Map<string, string>(
-  Object.entries({
-    audience: 'set it on upload or PATCH',
-    status: 'not writable here',
-    teardown_status_label: 'derived, response only',
-    registration: 'use tail_number',
-    location_country: 'use country',
-    aircraft_type_id: 'send aircraft_type by name',
-  }),
-);
+const EXTRA_HINTS = new Map<string, string>(Object.entries({
+  audience: 'set it on upload or PATCH',
+  status: 'not writable here',
+  teardown_status_label: 'derived, response only',
+  registration: 'use tail_number',
+  location_country: 'use country',
+  aircraft_type_id: 'send aircraft_type by name',
+}));
 
 function typeItem(err: ErrorObject, textual: boolean): Pick<SchemaErrorItem, 'type' | 'msg'> {
   const wanted = ([] as string[]).concat(err.params.type as string | string[]).find((t) => t !== 'null') ?? 'null';
@@ -377,81 +374,29 @@ function itemFor(err: ErrorObject, part: string): SchemaErrorItem | undefined {
       return { type: 'literal_error', loc, msg: `Input should be ${quoteList(allowed)}`, input, ctx: { expected: quoteList(allowed) } };
     }
     case 'format':
-      return {
-        ...(hint ??
-          FORMAT_ITEMS[String(err.params.format)] ?? { type: 'value_error', msg: `Input should be a valid ${err.params.format}` }),
-        loc,
-        input,
-      };
+      return { ...(hint ?? FORMAT_ITEMS[String(err.params.format)] ?? { type: 'value_error', msg: `Input should be a valid ${err.params.format}` }), loc, input };
     case 'pattern':
       return hint
         ? { ...hint, loc, input }
-        : {
-            type: 'string_pattern_mismatch',
-            loc,
-            msg: `String should match pattern '${err.params.pattern}'`,
-            input,
-            ctx: { pattern: err.params.pattern },
-          };
+        : { type: 'string_pattern_mismatch', loc, msg: `String should match pattern '${err.params.pattern}'`, input, ctx: { pattern: err.params.pattern } };
     case 'minimum':
-      return {
-        type: 'greater_than_equal',
-        loc,
-        msg: `Input should be greater than or equal to ${err.params.limit}`,
-        input,
-        ctx: { ge: err.params.limit },
-      };
+      return { type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${err.params.limit}`, input, ctx: { ge: err.params.limit } };
     case 'exclusiveMinimum':
       return { type: 'greater_than', loc, msg: `Input should be greater than ${err.params.limit}`, input, ctx: { gt: err.params.limit } };
     case 'maximum':
-      return {
-        type: 'less_than_equal',
-        loc,
-        msg: `Input should be less than or equal to ${err.params.limit}`,
-        input,
-        ctx: { le: err.params.limit },
-      };
+      return { type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${err.params.limit}`, input, ctx: { le: err.params.limit } };
     case 'exclusiveMaximum':
       return { type: 'less_than', loc, msg: `Input should be less than ${err.params.limit}`, input, ctx: { lt: err.params.limit } };
     case 'minLength':
-      return {
-        type: 'string_too_short',
-        loc,
-        msg: `String should have at least ${err.params.limit} character${err.params.limit === 1 ? '' : 's'}`,
-        input,
-        ctx: { min_length: err.params.limit },
-      };
+      return { type: 'string_too_short', loc, msg: `String should have at least ${err.params.limit} character${err.params.limit === 1 ? '' : 's'}`, input, ctx: { min_length: err.params.limit } };
     case 'maxLength':
-      return {
-        type: 'string_too_long',
-        loc,
-        msg: `String should have at most ${err.params.limit} characters`,
-        input,
-        ctx: { max_length: err.params.limit },
-      };
+      return { type: 'string_too_long', loc, msg: `String should have at most ${err.params.limit} characters`, input, ctx: { max_length: err.params.limit } };
     case 'minItems':
-      return {
-        type: 'too_short',
-        loc,
-        msg: `List should have at least ${err.params.limit} item${err.params.limit === 1 ? '' : 's'}`,
-        input,
-        ctx: { min_length: err.params.limit },
-      };
+      return { type: 'too_short', loc, msg: `List should have at least ${err.params.limit} item${err.params.limit === 1 ? '' : 's'}`, input, ctx: { min_length: err.params.limit } };
     case 'maxItems':
-      return {
-        type: 'too_long',
-        loc,
-        msg: `List should have at most ${err.params.limit} items`,
-        input,
-        ctx: { max_length: err.params.limit },
-      };
+      return { type: 'too_long', loc, msg: `List should have at most ${err.params.limit} items`, input, ctx: { max_length: err.params.limit } };
     case NUL_KEYWORD:
-      return {
-        type: 'string_unicode',
-        loc,
-        msg: 'Input should be a valid string: NUL (\\u0000) characters and unpaired surrogates cannot be stored',
-        input,
-      };
+      return { type: 'string_unicode', loc, msg: 'Input should be a valid string: NUL (\\u0000) characters and unpaired surrogates cannot be stored', input };
     case FINITE_KEYWORD:
       return { type: 'finite_number', loc, msg: 'Input should be a finite number', input };
     case 'uniqueItems':
