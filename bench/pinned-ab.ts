@@ -16,9 +16,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { teardownBody } from '../test/helpers/teardowns.js';
 import { createPostgresDatabase } from './databases.js';
 import { readOptions } from './options.js';
-import { type Child, freePort, startChild } from './processes.js';
+import { type Child, freePort } from './processes.js';
 import { startFloor, startService } from './service.js';
 
 const rounds = Number(process.env.PINNED_ROUNDS ?? 6);
@@ -71,7 +72,6 @@ try {
   const headers: Record<string, string> = {
     authorization: `Bearer ${demo[2]}`,
     'x-organization-id': demo[1],
-    'content-type': 'application/json',
   };
   const ids: string[] = [];
   for (let i = 0; i < teardowns; i++) {
@@ -79,14 +79,7 @@ try {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({
-        asset_type: 'aircraft',
-        status: 'Starting',
-        start_date: '2026-03-01',
-        location: 'Toulouse',
-        country: 'FR',
-        aircraft_type: 'A320-200',
-        traceability: 'Air France',
-        incident_related: 'No',
+        ...teardownBody('aircraft'),
         msn: String(1000 + i),
         description: 'Full part-out; landing gear and APU removed first.',
       }),
@@ -103,24 +96,7 @@ try {
   ];
   if (process.env.PINNED_BASE) {
     const base = resolve(process.env.PINNED_BASE);
-    const port = await freePort();
-    const other = await startChild({
-      name: `service (${base})`,
-      args: [join(base, 'dist/src/server.js')],
-      port,
-      readyPath: '/readyz',
-      env: {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-        RATE_LIMIT_PER_MINUTE: '1000000000',
-        AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000000',
-        LOG_LEVEL: 'warn',
-        JOBS_INTERVAL_SECONDS: '0',
-        DEMO_ON_FIRST_START: 'false',
-      },
-    });
+    const other = await startService(target, await freePort(), {}, join(base, 'dist/src/server.js'));
     children.push(other);
     sides.push({ name: `service at ${base}`, child: other, prefix: '/public/v1', rps: [], usPerRequest: [], p99: [] });
   }

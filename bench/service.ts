@@ -13,8 +13,16 @@ export interface DatabaseTarget {
   dataDir: string;
 }
 
-/** `env` overrides the bench settings (the AUTH_CACHE_SECONDS=0 and default-log-level variants). */
-export function startService(target: DatabaseTarget, port: number, env: Record<string, string | undefined> = {}): Promise<Child> {
+/**
+ * `env` overrides the bench settings (the AUTH_CACHE_SECONDS=0 and default-log-level variants);
+ * `serverScript`: another checkout's built server (bench:pinned's before/after).
+ */
+export function startService(
+  target: DatabaseTarget,
+  port: number,
+  env: Record<string, string | undefined> = {},
+  serverScript = 'dist/src/server.js',
+): Promise<Child> {
   const settings: Record<string, string> = {
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -34,7 +42,7 @@ export function startService(target: DatabaseTarget, port: number, env: Record<s
   }
   return startChild({
     name: `service (${target.backend})`,
-    args: ['dist/src/server.js'],
+    args: [serverScript],
     port,
     readyPath: '/readyz',
     env: settings,
