@@ -86,14 +86,10 @@ export function toListItem(row: ListRow, vocabulary: VocabularyLookup) {
 export type TeardownDetailView = ReturnType<typeof toDetail>;
 
 /**
- * The detail shape of a row, its vocabulary objects looked up. `executor`: the caller's
- * transaction, when it holds one (PGlite has a single connection).
+ * The detail of a row, its vocabulary objects looked up, with its ETag (http/conditional.ts): what
+ * every one-record answer sends. `executor`: the caller's transaction, when it holds one (PGlite
+ * has a single connection).
  */
-export async function detailOf(ctx: Pick<AppContext, 'vocabularies'>, row: TeardownRow, executor?: Database): Promise<TeardownDetailView> {
-  return toDetail(row, await loadVocabularyLookup(ctx.vocabularies, [row], executor));
-}
-
-/** The detail of a row with its ETag (http/conditional.ts): what every one-record answer sends. */
 export async function taggedDetail(
   ctx: Pick<AppContext, 'vocabularies'>,
   row: TeardownRow,
