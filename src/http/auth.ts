@@ -1,7 +1,7 @@
 // The API-key check chain of decisions.md section 1, steps 2 to 12, as one onRequest hook.
 // It runs before the body is read, so a refused request costs no parsing.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthRepository } from '../accounts/auth-repository.js';
+import type { AuthRepository, KeyPrincipal } from '../accounts/auth-repository.js';
 import { apiKeyDigest, parseBearer } from '../accounts/keys.js';
 import type { PrincipalCache } from '../accounts/principal-cache.js';
 import type { SecurityAlertsRepository } from '../accounts/security-alerts.js';
@@ -24,7 +24,7 @@ import {
   subscriptionRequired,
   tooManyRequests,
 } from './errors.js';
-import type { RateLimitStore } from './rate-limit.js';
+import type { RateLimitResult, RateLimitStore } from './rate-limit.js';
 
 export type { Capability };
 
@@ -61,16 +61,31 @@ export interface AuthDeps {
   authFailuresPerMinute: number;
 }
 
+/** The limiter's answer, or undefined when it failed (the request then passes uncounted). */
+type Window = RateLimitResult | undefined;
+
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as { then?: unknown } | undefined)?.then === 'function';
+
+/**
+ * The hook. Written without async: a request whose principal is cached, counted by the in-memory
+ * limiter (nearly every one), passes with no promise at all; a cache miss, a shared limiter and the
+ * refusals that record something continue on promises.
+ */
 export function apiKeyAuthHook(deps: AuthDeps) {
   const { repo, alerts, cache, limiter, clock, metrics } = deps;
+  const policy = `"minute";q=${deps.ratePerMinute};w=${WINDOW_MS / 1000}`;
 
   // A limiter outage must not take the API down with it: the request passes, and the log says why.
-  async function count(request: FastifyRequest, key: string) {
-    try {
-      return await limiter.hit(key, WINDOW_MS);
-    } catch (err) {
+  function count(request: FastifyRequest, key: string): Window | Promise<Window> {
+    const unavailable = (err: unknown): Window => {
       request.log.warn({ err }, 'rate limiter unavailable; request not counted');
       return undefined;
+    };
+    try {
+      const window = limiter.hit(key, WINDOW_MS);
+      return isPromise(window) ? window.catch(unavailable) : window;
+    } catch (err) {
+      return unavailable(err);
     }
   }
 
@@ -89,7 +104,8 @@ export function apiKeyAuthHook(deps: AuthDeps) {
     throw error;
   }
 
-  return async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Steps 2-4: the key and the organization header, then the principal (cached, or read). */
+  function identify(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
     const token = parseBearer(request.headers.authorization);
     if (!token) return unauthenticated(request, missingOrMalformedAuthorization());
 
@@ -101,16 +117,33 @@ export function apiKeyAuthHook(deps: AuthDeps) {
 
     const digest = apiKeyDigest(token);
     const now = clock.now();
-    let principal = cache.get(digest, now.getTime());
-    if (!principal) {
-      const generation = cache.generation;
-      principal = await repo.findPrincipal(Buffer.from(digest, 'hex'));
+    const cached = cache.get(digest, now.getTime());
+    if (cached) return counted(request, reply, cached, claimedOrg, now);
+    const generation = cache.generation;
+    return repo.findPrincipal(Buffer.from(digest, 'hex')).then((principal) => {
       if (!principal) return unauthenticated(request, invalidApiKey());
       cache.set(digest, principal, now.getTime(), generation);
-    }
+      return counted(request, reply, principal, claimedOrg, now);
+    });
+  }
 
-    // Step 5: every request presenting a known key counts, whatever the later steps decide.
-    const window = await count(request, `key:${principal.key_id}`);
+  /** Step 5: every request presenting a known key counts, whatever the later steps decide. */
+  function counted(request: FastifyRequest, reply: FastifyReply, principal: KeyPrincipal, claimedOrg: string, now: Date) {
+    const window = count(request, `key:${principal.key_id}`);
+    return isPromise(window)
+      ? window.then((w) => admit(request, reply, principal, claimedOrg, now, w))
+      : admit(request, reply, principal, claimedOrg, now, window);
+  }
+
+  /** Steps 5 (its headers and refusal) to 12. */
+  function admit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    principal: KeyPrincipal,
+    claimedOrg: string,
+    now: Date,
+    window: Window,
+  ): void | Promise<void> {
     if (window) {
       const resetSeconds = Math.max(1, Math.ceil(window.resetMs / 1000));
       const remaining = Math.max(0, deps.ratePerMinute - window.count);
@@ -119,7 +152,7 @@ export function apiKeyAuthHook(deps: AuthDeps) {
       reply.header('ratelimit-remaining', remaining);
       reply.header('ratelimit-reset', resetSeconds);
       // ...and the current IETF draft's structured fields (draft-ietf-httpapi-ratelimit-headers).
-      reply.header('ratelimit-policy', `"minute";q=${deps.ratePerMinute};w=${WINDOW_MS / 1000}`);
+      reply.header('ratelimit-policy', policy);
       reply.header('ratelimit', `"minute";r=${remaining};t=${resetSeconds}`);
       if (window.count > deps.ratePerMinute) refuse(tooManyRequests(resetSeconds));
     }
@@ -132,20 +165,21 @@ export function apiKeyAuthHook(deps: AuthDeps) {
         { alert: 'organization_mismatch', apiKeyId: principal.key_id, keyOrgId: principal.key_org_id, claimedOrgId: claimedOrg },
         'API key presented with another organization',
       );
-      await alerts.record({
-        kind: 'organization_mismatch',
-        orgId: principal.key_org_id,
-        apiKeyId: principal.key_id,
-        details: {
-          claimed_org_id: claimedOrg,
-          api_key_prefix: principal.key_prefix,
-          ip: request.ip,
-          method: request.method,
-          path: request.routeOptions.url ?? request.url.split('?')[0],
-          request_id: request.id,
-        },
-      });
-      refuse(organizationMismatch());
+      return alerts
+        .record({
+          kind: 'organization_mismatch',
+          orgId: principal.key_org_id,
+          apiKeyId: principal.key_id,
+          details: {
+            claimed_org_id: claimedOrg,
+            api_key_prefix: principal.key_prefix,
+            ip: request.ip,
+            method: request.method,
+            path: request.routeOptions.url ?? request.url.split('?')[0],
+            request_id: request.id,
+          },
+        })
+        .then(() => refuse(organizationMismatch()));
     }
 
     if (principal.account_status === 'inactive') refuse(orgInactive());
@@ -170,5 +204,17 @@ export function apiKeyAuthHook(deps: AuthDeps) {
       principal.last_used_at = now; // the cached copy too, so the next minute's requests do not write again
       repo.touch(principal.key_id, now).catch((err) => request.log.warn({ err }, 'could not record key use'));
     }
+  }
+
+  return function authenticate(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
+    let pending: void | Promise<void>;
+    try {
+      pending = identify(request, reply);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
   };
 }

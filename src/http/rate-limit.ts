@@ -11,8 +11,11 @@ export interface RateLimitResult {
 }
 
 export interface RateLimitStore {
-  /** Counts one hit against `key` in a window of `windowMs` and reports the window's total. */
-  hit(key: string, windowMs: number): Promise<RateLimitResult>;
+  /**
+   * Counts one hit against `key` in a window of `windowMs` and reports the window's total: at once
+   * when the count lives in this process (no promise on the hot path), else a promise.
+   */
+  hit(key: string, windowMs: number): RateLimitResult | Promise<RateLimitResult>;
   /** Resolves once a shared store is connected, or its deadline passed (start-up waits for it). */
   ready?(): Promise<void>;
   close(): Promise<void>;
@@ -27,7 +30,7 @@ export function memoryRateLimitStore(now: () => number = Date.now): RateLimitSto
   }, 60_000);
   sweep.unref();
   return {
-    async hit(key, windowMs) {
+    hit(key, windowMs) {
       const t = now();
       let w = windows.get(key);
       if (!w || w.resetAt <= t) {

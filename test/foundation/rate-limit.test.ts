@@ -188,3 +188,28 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('shared budget through Redis', () =
     }
   });
 });
+
+describe('a limiter that fails', () => {
+  // The store's failure, not the budget: the request passes uncounted and carries no RateLimit
+  // headers (there is no count to report), whether the store throws at once or its promise rejects.
+  it.each([
+    [
+      'throws',
+      () => {
+        throw new Error('limiter down');
+      },
+    ],
+    ['rejects', () => Promise.reject(new Error('limiter down'))],
+  ])('lets the request pass uncounted when the store %s', async (_how, hit) => {
+    const failing = await createTestApp({ limiter: { hit, close: async () => {} } });
+    try {
+      const p = await createPrincipal(failing);
+      const res = await failing.app.inject({ method: 'GET', url: '/public/v1/teardowns', headers: p.headers });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+      expect(res.headers.ratelimit).toBeUndefined();
+    } finally {
+      await failing.close();
+    }
+  });
+});
