@@ -34,6 +34,7 @@ import { docsPage } from './observability/docs-page.js';
 import { API_DESCRIPTION, TAGS } from './observability/guides.js';
 import { createMetrics } from './observability/metrics.js';
 import { documentTags, publicDocument } from './observability/openapi.js';
+import { deferredChildLogger } from './observability/request-logger.js';
 import { systemRoutes } from './observability/routes.js';
 import { publicRoutes } from './public-routes.js';
 import { createPageAnchors } from './teardowns/page-anchors.js';
@@ -75,6 +76,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
             ...(typeof overrides.logger === 'object' ? overrides.logger : {}),
           },
     genReqId: generateRequestId,
+    childLoggerFactory: deferredChildLogger,
     frameworkErrors: frameworkErrorHandler,
     // One log line per request (onResponse below) instead of Fastify's two: half the logging cost.
     logController: new LogController({ disableRequestLogging: true }),
@@ -163,12 +165,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addSchema(PlainError);
   app.addSchema(WebhookEndpointView);
 
+  // Before any route is added, so that it knows them all.
+  const unroutedRefusal = installRouteFallbacks(app);
   // The per-request hooks below take `done` rather than being async: no promise per hook per request.
   app.addHook('onRequest', (request, reply, done) => {
     setAnswerHeaders(request, reply);
     // While draining, every response asks its client to reconnect (to another instance).
     if (ctx.lifecycle.draining) reply.header('connection', 'close');
-    done();
+    done(unroutedRefusal(request));
   });
   const logsRequests = overrides.logger !== false && ['trace', 'debug', 'info'].includes(config.logLevel);
   app.addHook('onResponse', (request, reply, done) => {
@@ -184,7 +188,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     done();
   });
 
-  installRouteFallbacks(app);
   installErrorHandler(app, config.maxJsonBytes, health);
   installJsonParser(app);
 

@@ -8,13 +8,18 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { requestIdFrom } from './routing.js';
 
-/** The request id Fastify gave each request, so a refusal in mid-body names the same id as its log lines. */
-const requestIds = new WeakMap<IncomingMessage, string>();
+/**
+ * The request id Fastify gave a raw request, so a refusal in mid-body names the same id as its log
+ * lines. A property of the request rather than a WeakMap entry: one per request is measurable, and
+ * weak entries cost the garbage collector more than a field does.
+ */
+const REQUEST_ID = Symbol('requestId');
+type IdentifiedRequest = IncomingMessage & { [REQUEST_ID]?: string };
 
 /** Fastify's genReqId: the caller's safe x-request-id or a fresh UUID, remembered for the raw request. */
 export function generateRequestId(req: IncomingMessage): string {
   const id = requestIdFrom(req.headers['x-request-id'], randomUUID);
-  requestIds.set(req, id);
+  (req as IdentifiedRequest)[REQUEST_ID] = id;
   return id;
 }
 
@@ -56,7 +61,7 @@ export function clientErrorHandler(timeouts: { headersSeconds: number; requestSe
     refused.add(socket);
     const refusal = refusalOf(err, timeouts);
     const req = currentRequest(socket);
-    const id = (req && requestIds.get(req)) ?? requestIdFrom(req?.headers['x-request-id'], randomUUID);
+    const id = (req as IdentifiedRequest | undefined)?.[REQUEST_ID] ?? requestIdFrom(req?.headers['x-request-id'], randomUUID);
     this.log.info({ reqId: id, code: err.code, status: refusal.status }, 'request refused by the HTTP layer');
     const res = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
     if (res?.headersSent) {

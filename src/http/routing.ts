@@ -5,7 +5,8 @@ import { sendError } from './error-handler.js';
 import { ApiError, methodNotAllowed, routeNotFound } from './errors.js';
 import { setAnswerHeaders } from './security-headers.js';
 
-export function installRouteFallbacks(app: FastifyInstance) {
+/** Records the routes as they are added; answers the refusal of a request no route matched (404 / 405). */
+export function installRouteFallbacks(app: FastifyInstance): (request: FastifyRequest) => ApiError | undefined {
   const patterns: { regex: RegExp; methods: Set<string> }[] = [];
   app.addHook('onRoute', (route) => {
     if (route.url === '*' || route.url.endsWith('/*')) return;
@@ -27,14 +28,13 @@ export function installRouteFallbacks(app: FastifyInstance) {
     if (allowed.size > 0 && !allowed.has(request.method)) return methodNotAllowed([...allowed].sort());
     return routeNotFound();
   };
-  // Decided before the body is read: a QUERY (a method with a body) or a POST of an odd media type
-  // to a path that has no such route would otherwise answer the body parser's 400 / 415.
-  app.addHook('onRequest', (request, _reply, done) => {
-    done(request.is404 ? fallback(request) : undefined);
-  });
   app.setNotFoundHandler(async (request) => {
     throw fallback(request);
   });
+  // The app's onRequest hook answers with it before the body is read: a QUERY (a method with a
+  // body) or a POST of an odd media type to a path that has no such route would otherwise answer
+  // the body parser's 400 / 415. (One hook with the answer headers: each hook costs every request.)
+  return (request: FastifyRequest): ApiError | undefined => (request.is404 ? fallback(request) : undefined);
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
