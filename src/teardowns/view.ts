@@ -87,14 +87,16 @@ export type TeardownDetailView = ReturnType<typeof toDetail>;
 
 /**
  * The detail of a row, its vocabulary objects looked up, with its ETag (http/conditional.ts): what
- * every one-record answer sends. `executor`: the caller's transaction, when it holds one (PGlite
- * has a single connection).
+ * every one-record answer sends. At once when the vocabulary terms are cached (a read by id then
+ * costs no promise here). `executor`: the caller's transaction, when it holds one (PGlite has a
+ * single connection).
  */
-export async function taggedDetail(
+export function taggedDetail(
   ctx: Pick<AppContext, 'vocabularies'>,
   row: TeardownRow,
   executor?: Database,
-): Promise<Tagged<TeardownDetailView>> {
-  const vocabulary = await loadVocabularyLookup(ctx.vocabularies, [row], executor);
-  return { body: toDetail(row, vocabulary), etag: etagOf('teardown', row.id, row.row_version) };
+): Tagged<TeardownDetailView> | Promise<Tagged<TeardownDetailView>> {
+  const tagged = (vocabulary: VocabularyLookup) => ({ body: toDetail(row, vocabulary), etag: etagOf('teardown', row.id, row.row_version) });
+  const vocabulary = loadVocabularyLookup(ctx.vocabularies, [row], executor);
+  return typeof vocabulary === 'function' ? tagged(vocabulary) : vocabulary.then(tagged);
 }
