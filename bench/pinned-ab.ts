@@ -135,12 +135,15 @@ try {
   console.log(
     `get teardown by id, ${options.connections} connections, ${rounds} rounds of ${seconds} s${pinned ? ', pinned' : ''}; medians\n`,
   );
-  console.log('| Side | req/s | CPU µs / request | p99 ms | req/s ratio to the floor |');
-  console.log('|---|---:|---:|---:|---:|');
+  // Paired: each round's figure against the floor's in the same round, whose segments ran next to
+  // each other. The machine's drift from one minute to the next cancels out of these medians.
+  const paired = (side: Side, of: (s: Side) => number[]) => median(of(side).map((value, round) => value / of(sides[0])[round]));
+  console.log('| Side | req/s | CPU µs / request | p99 ms | req/s ratio to the floor | paired: req/s ratio | paired: CPU ratio |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const side of sides) {
     const rps = median(side.rps);
     console.log(
-      `| ${side.name} | ${Math.round(rps)} | ${Math.round(median(side.usPerRequest))} | ${median(side.p99)} | ${(rps / floorRps).toFixed(2)} |`,
+      `| ${side.name} | ${Math.round(rps)} | ${Math.round(median(side.usPerRequest))} | ${median(side.p99)} | ${(rps / floorRps).toFixed(2)} | ${paired(side, (s) => s.rps).toFixed(2)} | ${paired(side, (s) => s.usPerRequest).toFixed(2)} |`,
     );
   }
 } finally {
