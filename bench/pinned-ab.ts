@@ -9,7 +9,8 @@
 //   npm run build && npm run bench:pinned
 //   PINNED_BASE=/path/to/other/checkout (its dist built, its node_modules installed) npm run bench:pinned
 //
-// PINNED_ROUNDS (6), PINNED_SECONDS (4 s measured after 1 s of warm-up), PINNED_TEARDOWNS (200).
+// PINNED_ROUNDS (6), PINNED_SECONDS (4 s measured after 1 s of warm-up), PINNED_TEARDOWNS (200);
+// PINNED_AFFINITY=none runs every process unpinned, as the full bench does.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -43,6 +44,32 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
 }
 
+/** CPU time so far of every PostgreSQL process of this machine (the server and its backends), by pid. */
+function postgresCpu(): Map<number, number> {
+  const times = new Map<number, number>();
+  let pids: string[] = [];
+  try {
+    pids = execFileSync('pgrep', ['-x', 'postgres']).toString().trim().split('\n');
+  } catch {
+    return times; // no local server (or no pgrep): reported as 0
+  }
+  for (const pid of pids) {
+    try {
+      times.set(Number(pid), cpuMs(Number(pid)));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return times;
+}
+
+/** CPU ms the PostgreSQL processes alive at both readings used between them (a backend that ended is left out). */
+function postgresUsed(before: Map<number, number>, after: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, ms] of after) used += ms - (before.get(pid) ?? ms);
+  return used;
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -56,6 +83,10 @@ interface Side {
   rps: number[];
   usPerRequest: number[];
   p99: number[];
+  /** CPU µs per request of PostgreSQL's processes and of this process (the load generator), and bytes per answer. */
+  postgresUs: number[];
+  loadUs: number[];
+  bytes: number[];
 }
 
 const options = readOptions();
@@ -91,18 +122,30 @@ try {
   const floor = await startFloor('reads', { url: database.url, uploadDir: dataDir }, await freePort());
   children.push(floor);
   const sides: Side[] = [
-    { name: 'floor', child: floor, prefix: '', rps: [], usPerRequest: [], p99: [] },
-    { name: 'service', child: service, prefix: '/public/v1', rps: [], usPerRequest: [], p99: [] },
+    { name: 'floor', child: floor, prefix: '', rps: [], usPerRequest: [], p99: [], postgresUs: [], loadUs: [], bytes: [] },
+    { name: 'service', child: service, prefix: '/public/v1', rps: [], usPerRequest: [], p99: [], postgresUs: [], loadUs: [], bytes: [] },
   ];
   if (process.env.PINNED_BASE) {
     const base = resolve(process.env.PINNED_BASE);
     const other = await startService(target, await freePort(), {}, join(base, 'dist/src/server.js'));
     children.push(other);
-    sides.push({ name: `service at ${base}`, child: other, prefix: '/public/v1', rps: [], usPerRequest: [], p99: [] });
+    sides.push({
+      name: `service at ${base}`,
+      child: other,
+      prefix: '/public/v1',
+      rps: [],
+      usPerRequest: [],
+      p99: [],
+      postgresUs: [],
+      loadUs: [],
+      bytes: [],
+    });
   }
 
-  const pinned = pin(process.pid, '0') && sides.every((side) => pin(side.child.pid, '1'));
-  if (!pinned) console.error('taskset is missing or refused: the processes run unpinned, and CPU per request is noisier');
+  // PINNED_AFFINITY=none: every process where the scheduler puts it, as in the full bench.
+  const unpinned = process.env.PINNED_AFFINITY === 'none';
+  const pinned = !unpinned && pin(process.pid, '0') && sides.every((side) => pin(side.child.pid, '1'));
+  if (!pinned && !unpinned) console.error('taskset is missing or refused: the processes run unpinned, and CPU per request is noisier');
 
   // Every request reads the next teardown of the rotation, with the demo organization's key.
   let next = 0;
@@ -122,18 +165,26 @@ try {
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       await load(side, 1);
       const before = cpuMs(side.child.pid);
+      const postgresBefore = postgresCpu();
+      const loadBefore = process.cpuUsage();
       const result = await load(side, seconds);
       const used = cpuMs(side.child.pid) - before;
+      const postgres = postgresUsed(postgresBefore, postgresCpu());
+      const loadUsage = process.cpuUsage(loadBefore);
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${side.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      const requests = result.requests.total;
       side.rps.push(result.requests.average);
-      side.usPerRequest.push((used * 1000) / result.requests.total);
+      side.usPerRequest.push((used * 1000) / requests);
       side.p99.push(result.latency.p99);
+      side.postgresUs.push((postgres * 1000) / requests);
+      side.loadUs.push((loadUsage.user + loadUsage.system) / requests);
+      side.bytes.push(result.throughput.total / requests);
     }
   }
 
   const floorRps = median(sides[0].rps);
   console.log(
-    `get teardown by id, ${options.connections} connections, ${rounds} rounds of ${seconds} s${pinned ? ', pinned' : ''}; medians\n`,
+    `get teardown by id, ${options.connections} connections, ${rounds} rounds of ${seconds} s${pinned ? ', pinned' : ', unpinned'}; medians\n`,
   );
   // Paired: each round's figure against the floor's in the same round, whose segments ran next to
   // each other. The machine's drift from one minute to the next cancels out of these medians.
@@ -144,6 +195,15 @@ try {
     const rps = median(side.rps);
     console.log(
       `| ${side.name} | ${Math.round(rps)} | ${Math.round(median(side.usPerRequest))} | ${median(side.p99)} | ${(rps / floorRps).toFixed(2)} | ${paired(side, (s) => s.rps).toFixed(2)} | ${paired(side, (s) => s.usPerRequest).toFixed(2)} |`,
+    );
+  }
+  // Where the rest of the machine's CPU went: PostgreSQL answers the same statements for every side,
+  // and the load generator reads each answer (headers included).
+  console.log('\n| Side | PostgreSQL CPU µs / request | load generator CPU µs / request | bytes / answer |');
+  console.log('|---|---:|---:|---:|');
+  for (const side of sides) {
+    console.log(
+      `| ${side.name} | ${Math.round(median(side.postgresUs))} | ${Math.round(median(side.loadUs))} | ${Math.round(median(side.bytes))} |`,
     );
   }
 } finally {
