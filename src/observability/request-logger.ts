@@ -8,10 +8,21 @@ import type { FastifyBaseLogger } from 'fastify';
 
 type Bindings = Parameters<FastifyBaseLogger['child']>[0];
 type ChildOptions = NonNullable<Parameters<FastifyBaseLogger['child']>[1]>;
-type LogArguments = Parameters<FastifyBaseLogger['info']>;
+type LogFn = FastifyBaseLogger['info'];
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export class DeferredChildLogger implements FastifyBaseLogger {
   #child: FastifyBaseLogger | undefined;
+
+  // One method per level, each writing through the child (defined on the prototype below).
+  declare fatal: LogFn;
+  declare error: LogFn;
+  declare warn: LogFn;
+  declare info: LogFn;
+  declare debug: LogFn;
+  declare trace: LogFn;
+  declare silent: LogFn;
 
   constructor(
     private readonly parent: FastifyBaseLogger,
@@ -20,7 +31,7 @@ export class DeferredChildLogger implements FastifyBaseLogger {
   ) {}
 
   /** The pino child, built on first use. */
-  private get built(): FastifyBaseLogger {
+  get built(): FastifyBaseLogger {
     this.#child ??= this.parent.child(this.bindings, this.options);
     return this.#child;
   }
@@ -33,37 +44,19 @@ export class DeferredChildLogger implements FastifyBaseLogger {
     this.built.level = level;
   }
 
-  fatal(...args: LogArguments): void {
-    this.built.fatal(...args);
-  }
-
-  error(...args: LogArguments): void {
-    this.built.error(...args);
-  }
-
-  warn(...args: LogArguments): void {
-    this.built.warn(...args);
-  }
-
-  info(...args: LogArguments): void {
-    this.built.info(...args);
-  }
-
-  debug(...args: LogArguments): void {
-    this.built.debug(...args);
-  }
-
-  trace(...args: LogArguments): void {
-    this.built.trace(...args);
-  }
-
-  silent(...args: LogArguments): void {
-    this.built.silent(...args);
-  }
-
   child(bindings: Bindings, options?: ChildOptions): FastifyBaseLogger {
     return this.built.child(bindings, options);
   }
+}
+
+for (const level of LEVELS) {
+  Object.defineProperty(DeferredChildLogger.prototype, level, {
+    value(this: DeferredChildLogger, ...args: Parameters<LogFn>) {
+      this.built[level](...args);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 /** Fastify's childLoggerFactory option. */

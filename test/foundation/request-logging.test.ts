@@ -34,18 +34,20 @@ afterAll(async () => {
 
 const linesOf = (reqId: string) => lines.filter((line) => line.reqId === reqId);
 
+/** A GET sent with a fresh x-request-id of its own: the answer, and the lines logged under that id. */
+async function getWithRequestId(url: string, headers: Record<string, string>) {
+  const requestId = `log-test-${randomUUID()}`;
+  const res = await app.inject({ method: 'GET', url, headers: { ...headers, 'x-request-id': requestId } });
+  return { res, requestId, logged: () => linesOf(requestId) };
+}
+
 describe('request logs', () => {
   it('writes one request completed line per answer, with its request id, route and status', async () => {
     const p = await createPrincipal(t);
-    const requestId = `log-test-${randomUUID()}`;
-    const res = await app.inject({
-      method: 'GET',
-      url: '/public/v1/teardowns?per_page=5',
-      headers: { ...p.headers, 'x-request-id': requestId },
-    });
+    const { res, requestId, logged } = await getWithRequestId('/public/v1/teardowns?per_page=5', p.headers);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['x-request-id']).toBe(requestId);
-    const completed = linesOf(requestId).filter((line) => line.msg === 'request completed');
+    const completed = logged().filter((line) => line.msg === 'request completed');
     expect(completed).toEqual([
       expect.objectContaining({ method: 'GET', route: '/public/v1/teardowns', statusCode: 200, url: '/public/v1/teardowns?per_page=5' }),
     ]);
@@ -53,20 +55,15 @@ describe('request logs', () => {
 
   it('names the request id on a warning written while the request runs', async () => {
     const p = await createPrincipal(t);
-    const requestId = `log-test-${randomUUID()}`;
-    const res = await app.inject({
-      method: 'GET',
-      url: '/public/v1/teardowns',
-      headers: { ...p.headers, 'x-organization-id': randomUUID(), 'x-request-id': requestId },
-    });
+    const { res, logged } = await getWithRequestId('/public/v1/teardowns', { ...p.headers, 'x-organization-id': randomUUID() });
     expect(res.statusCode).toBe(403);
-    const warning = linesOf(requestId).find((line) => line.msg === 'API key presented with another organization');
+    const warning = logged().find((line) => line.msg === 'API key presented with another organization');
     expect(warning).toMatchObject({ level: 40, alert: 'organization_mismatch', apiKeyId: p.keyId });
   });
 
   it('never writes the API key', async () => {
     const p = await createPrincipal(t);
-    await app.inject({ method: 'GET', url: '/public/v1/teardowns', headers: { ...p.headers, 'x-organization-id': randomUUID() } });
+    await getWithRequestId('/public/v1/teardowns', { ...p.headers, 'x-organization-id': randomUUID() });
     expect(JSON.stringify(lines)).not.toContain(p.key);
   });
 });
