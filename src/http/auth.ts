@@ -77,16 +77,17 @@ export function apiKeyAuthHook(deps: AuthDeps) {
 
   // A limiter outage must not take the API down with it: the request passes, and the log says why.
   function count(request: FastifyRequest, key: string): Window | Promise<Window> {
-    const unavailable = (err: unknown): Window => {
-      request.log.warn({ err }, 'rate limiter unavailable; request not counted');
-      return undefined;
-    };
     try {
       const window = limiter.hit(key, WINDOW_MS);
-      return isPromise(window) ? window.catch(unavailable) : window;
+      return isPromise(window) ? window.catch((err) => uncounted(request, err)) : window;
     } catch (err) {
-      return unavailable(err);
+      return uncounted(request, err);
     }
+  }
+
+  function uncounted(request: FastifyRequest, err: unknown): Window {
+    request.log.warn({ err }, 'rate limiter unavailable; request not counted');
+    return undefined;
   }
 
   /** Steps 2-4 failures also spend the caller IP's small budget, so keys cannot be probed at speed. */
