@@ -121,25 +121,23 @@ try {
 
   const floor = await startFloor('reads', { url: database.url, uploadDir: dataDir }, await freePort());
   children.push(floor);
-  const sides: Side[] = [
-    { name: 'floor', child: floor, prefix: '', rps: [], usPerRequest: [], p99: [], postgresUs: [], loadUs: [], bytes: [] },
-    { name: 'service', child: service, prefix: '/public/v1', rps: [], usPerRequest: [], p99: [], postgresUs: [], loadUs: [], bytes: [] },
-  ];
+  const newSide = (name: string, child: Child, prefix: string): Side => ({
+    name,
+    child,
+    prefix,
+    rps: [],
+    usPerRequest: [],
+    p99: [],
+    postgresUs: [],
+    loadUs: [],
+    bytes: [],
+  });
+  const sides: Side[] = [newSide('floor', floor, ''), newSide('service', service, '/public/v1')];
   if (process.env.PINNED_BASE) {
     const base = resolve(process.env.PINNED_BASE);
     const other = await startService(target, await freePort(), {}, join(base, 'dist/src/server.js'));
     children.push(other);
-    sides.push({
-      name: `service at ${base}`,
-      child: other,
-      prefix: '/public/v1',
-      rps: [],
-      usPerRequest: [],
-      p99: [],
-      postgresUs: [],
-      loadUs: [],
-      bytes: [],
-    });
+    sides.push(newSide(`service at ${base}`, other, '/public/v1'));
   }
 
   // PINNED_AFFINITY=none: every process where the scheduler puts it, as in the full bench.
@@ -169,8 +167,9 @@ try {
       const loadBefore = process.cpuUsage();
       const result = await load(side, seconds);
       const used = cpuMs(side.child.pid) - before;
-      const postgres = postgresUsed(postgresBefore, postgresCpu());
+      // Before pgrep runs again: spawning it is this process's work, not the load's.
       const loadUsage = process.cpuUsage(loadBefore);
+      const postgres = postgresUsed(postgresBefore, postgresCpu());
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${side.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       const requests = result.requests.total;
       side.rps.push(result.requests.average);
