@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { teardownBody } from '../test/helpers/teardowns.js';
 import { createPostgresDatabase } from './databases.js';
@@ -38,10 +39,16 @@ function pin(pid: number, core: string): boolean {
   }
 }
 
+/** CPU time of a process so far, in ms: in its own code (user) and in the kernel on its behalf (system). */
+function cpuTimes(pid: number): { user: number; system: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { user: (Number(fields[11]) * 1000) / clockTicks, system: (Number(fields[12]) * 1000) / clockTicks };
+}
+
 /** User + system CPU time of a process so far, in ms. */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  const { user, system } = cpuTimes(pid);
+  return user + system;
 }
 
 /** CPU time so far of every PostgreSQL process of this machine (the server and its backends), by pid. */
@@ -82,6 +89,8 @@ interface Side {
   prefix: string;
   rps: number[];
   usPerRequest: number[];
+  /** The part of usPerRequest spent in the kernel: mostly the sockets' system calls (answers, statements). */
+  systemUs: number[];
   p99: number[];
   /** CPU µs per request of PostgreSQL's processes and of this process (the load generator), and bytes per answer. */
   postgresUs: number[];
@@ -97,9 +106,12 @@ try {
   const target = { backend: 'postgres' as const, url: database.url, dataDir };
   const service = await startService(target, await freePort(), { DEMO_ON_FIRST_START: 'true' });
   children.push(service);
-  // The demo account the service printed on its first start: its organization and key.
-  const demo = service.output().match(/organization: (\S+)[\s\S]*?API key:\s+(\S+)/);
-  if (!demo) throw new Error(`the service printed no demo account:\n${service.output()}`);
+  // The demo account the service printed on its first start: its organization and key. It is
+  // created once the listener is up, so it may follow the readiness answer by a moment.
+  const printedDemo = () => service.output().match(/organization: (\S+)[\s\S]*?API key:\s+(\S+)/);
+  for (let waited = 0; !printedDemo() && waited < 10_000; waited += 100) await sleep(100);
+  const demo = printedDemo();
+  if (!demo) throw new Error(`the service printed no demo account within 10 s:\n${service.output()}`);
   const headers: Record<string, string> = {
     authorization: `Bearer ${demo[2]}`,
     'x-organization-id': demo[1],
@@ -127,6 +139,7 @@ try {
     prefix,
     rps: [],
     usPerRequest: [],
+    systemUs: [],
     p99: [],
     postgresUs: [],
     loadUs: [],
@@ -162,18 +175,19 @@ try {
   for (let round = 0; round < rounds; round++) {
     for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       await load(side, 1);
-      const before = cpuMs(side.child.pid);
+      const before = cpuTimes(side.child.pid);
       const postgresBefore = postgresCpu();
       const loadBefore = process.cpuUsage();
       const result = await load(side, seconds);
-      const used = cpuMs(side.child.pid) - before;
+      const after = cpuTimes(side.child.pid);
       // Before pgrep runs again: spawning it is this process's work, not the load's.
       const loadUsage = process.cpuUsage(loadBefore);
       const postgres = postgresUsed(postgresBefore, postgresCpu());
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${side.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       const requests = result.requests.total;
       side.rps.push(result.requests.average);
-      side.usPerRequest.push((used * 1000) / requests);
+      side.usPerRequest.push(((after.user + after.system - before.user - before.system) * 1000) / requests);
+      side.systemUs.push(((after.system - before.system) * 1000) / requests);
       side.p99.push(result.latency.p99);
       side.postgresUs.push((postgres * 1000) / requests);
       side.loadUs.push((loadUsage.user + loadUsage.system) / requests);
@@ -196,13 +210,16 @@ try {
       `| ${side.name} | ${Math.round(rps)} | ${Math.round(median(side.usPerRequest))} | ${median(side.p99)} | ${(rps / floorRps).toFixed(2)} | ${paired(side, (s) => s.rps).toFixed(2)} | ${paired(side, (s) => s.usPerRequest).toFixed(2)} |`,
     );
   }
-  // Where the rest of the machine's CPU went: PostgreSQL answers the same statements for every side,
-  // and the load generator reads each answer (headers included).
-  console.log('\n| Side | PostgreSQL CPU µs / request | load generator CPU µs / request | bytes / answer |');
-  console.log('|---|---:|---:|---:|');
+  // Where the rest of the machine's CPU went: the server's kernel time (its socket calls: one answer
+  // and one statement per request on every side), PostgreSQL answering the same statements, and the
+  // load generator reading each answer (headers included).
+  console.log(
+    '\n| Side | server kernel CPU µs / request | PostgreSQL CPU µs / request | load generator CPU µs / request | bytes / answer |',
+  );
+  console.log('|---|---:|---:|---:|---:|');
   for (const side of sides) {
     console.log(
-      `| ${side.name} | ${Math.round(median(side.postgresUs))} | ${Math.round(median(side.loadUs))} | ${Math.round(median(side.bytes))} |`,
+      `| ${side.name} | ${Math.round(median(side.systemUs))} | ${Math.round(median(side.postgresUs))} | ${Math.round(median(side.loadUs))} | ${Math.round(median(side.bytes))} |`,
     );
   }
 } finally {
