@@ -45,11 +45,10 @@ function cpuTimes(pid: number): { user: number; system: number } {
   return { user: (Number(fields[11]) * 1000) / clockTicks, system: (Number(fields[12]) * 1000) / clockTicks };
 }
 
+const totalMs = ({ user, system }: { user: number; system: number }) => user + system;
+
 /** User + system CPU time of a process so far, in ms. */
-function cpuMs(pid: number): number {
-  const { user, system } = cpuTimes(pid);
-  return user + system;
-}
+const cpuMs = (pid: number): number => totalMs(cpuTimes(pid));
 
 /** CPU time so far of every PostgreSQL process of this machine (the server and its backends), by pid. */
 function postgresCpu(): Map<number, number> {
@@ -186,7 +185,7 @@ try {
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${side.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       const requests = result.requests.total;
       side.rps.push(result.requests.average);
-      side.usPerRequest.push(((after.user + after.system - before.user - before.system) * 1000) / requests);
+      side.usPerRequest.push(((totalMs(after) - totalMs(before)) * 1000) / requests);
       side.systemUs.push(((after.system - before.system) * 1000) / requests);
       side.p99.push(result.latency.p99);
       side.postgresUs.push((postgres * 1000) / requests);
