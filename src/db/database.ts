@@ -8,6 +8,7 @@ import { type CompiledQuery, Kysely, type LogConfig, PostgresDialect, sql } from
 import pg from 'pg';
 import { initPgliteDataDir } from './pglite-initdb.js';
 import { pgliteStartParams } from './pglite-settings.js';
+import { pgliteYieldingBetweenStatements } from './pglite-turns.js';
 import { type RowShapes, rowShapesSupported, ShapedQuery } from './row-shapes.js';
 import type { DB } from './schema.js';
 
@@ -23,6 +24,8 @@ export interface DatabaseHandle {
   queryObservers: Set<() => void>;
   /** Told when an idle pooled connection dies (the pool replaces it by itself). */
   idleErrorObservers: Set<(err: Error) => void>;
+  /** PGlite only: requests queued for its one connection (table maintenance waits for none). */
+  waiting?: () => number;
   close(): Promise<void>;
 }
 
@@ -212,7 +215,14 @@ export function postgresPoolConfig(url: string, poolSize: number, deadlines: Dat
 /** The node-postgres pool over an open PGlite: one connection, as PGlite is one session. */
 export function pglitePoolConfig(pglite: PGlite): pg.PoolConfig {
   // The service's client class, unnamed statements: one session, whose answers reuse row templates too.
-  return { ...createPgConfig(pglite), Client: ServiceClient, ...({ preparedStatements: false } as object), max: 1, types: typeOverrides };
+  // Each statement starts on a later turn of the event loop (db/pglite-turns.ts).
+  return {
+    ...createPgConfig(pgliteYieldingBetweenStatements(pglite)),
+    Client: ServiceClient,
+    ...({ preparedStatements: false } as object),
+    max: 1,
+    types: typeOverrides,
+  };
 }
 
 /** The pool and query observers behind each Kysely instance openDatabase made (see selectCompiled). */
@@ -277,6 +287,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db,
     kind: 'pglite',
     queryObservers,
+    waiting: () => pool.waitingCount,
     idleErrorObservers: new Set(),
     close: async () => {
       await db.destroy();
