@@ -132,7 +132,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   await limiter.ready?.();
 
   const lifecycle = { draining: false };
-  const maintenance = createMaintenance({ db: database.db, dbKind: database.kind, metrics, health, lifecycle, log: app.log });
+  const maintenance = createMaintenance({
+    db: database.db,
+    dbKind: database.kind,
+    metrics,
+    health,
+    lifecycle,
+    log: app.log,
+    databaseWaiting: database.waiting,
+  });
   const clock = overrides.clock ?? systemClock;
   // Counted totals and deep-page positions, reused while the organization's data stands still.
   const listCache = config.listCacheSeconds > 0 ? { clock, maxEntries: 10_000, maxAgeMs: config.listCacheSeconds * 1000 } : undefined;

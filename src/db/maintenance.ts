@@ -165,28 +165,47 @@ export function runMaintenance(conn: Executor, { table, kind }: MaintenanceActio
   return kind === 'vacuum' ? sql`VACUUM ${sql.table(table)}`.execute(conn) : sql`ANALYZE ${sql.table(table)}`.execute(conn);
 }
 
+export interface PassOptions {
+  /**
+   * Awaited before each VACUUM / ANALYZE; false abandons the rest of the pass (the instance stops).
+   * On PGlite it waits for a moment when no request is queued for the database (jobs/maintenance.ts).
+   */
+  beforeStatement?: () => Promise<boolean>;
+}
+
 /**
- * One pass: reads the counters, runs what they call for, answers what it ran. On PostgreSQL one
- * dedicated connection holds a session advisory lock for the pass, so that of several instances only
- * one maintains at a time (the others answer nothing); the lock goes with the connection if it dies.
- * Every statement runs under the pool's statement_timeout. On PGlite the pass holds its only
- * connection, so requests wait for it: about 0.1 s per statement for a 50,000-row table.
+ * One pass: reads the counters, runs what they call for, answers what it ran.
+ *
+ * - PostgreSQL: one dedicated connection holds a session advisory lock for the pass, so that of
+ *   several instances only one maintains at a time (the others answer nothing); the lock goes with
+ *   the connection if it dies. Every statement runs under the pool's statement_timeout.
+ * - PGlite: every statement takes the one connection on its own, behind the requests already
+ *   queued for it, so a pass holds requests up for one statement at a time (about 0.3 s for a
+ *   100,000-row table), not for all of them in a row. PGlite is one session: the statistics this
+ *   process flushes are the ones the next statement reads.
  */
-export async function maintainOnce(db: Executor, backend: 'postgres' | 'pglite'): Promise<MaintenanceAction[]> {
-  return db.connection().execute(async (conn) => {
-    if (backend === 'pglite') {
-      // This process's own writes are published to pg_stat_user_tables at the end of this statement.
-      await sql`SELECT pg_stat_force_next_flush()`.execute(conn);
-    } else {
-      const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${MAINTENANCE_LOCK}) AS locked`.execute(conn);
-      if (!rows[0]?.locked) return [];
+export async function maintainOnce(db: Executor, backend: 'postgres' | 'pglite', options: PassOptions = {}): Promise<MaintenanceAction[]> {
+  const runPlanned = async (conn: Executor, vacuum: boolean) => {
+    const done: MaintenanceAction[] = [];
+    for (const action of planMaintenance(await readActivity(conn), vacuum)) {
+      if (options.beforeStatement && !(await options.beforeStatement())) break;
+      await runMaintenance(conn, action);
+      done.push(action);
     }
+    return done;
+  };
+  if (backend === 'pglite') {
+    // This process's own writes are published to pg_stat_user_tables at the end of this statement.
+    await sql`SELECT pg_stat_force_next_flush()`.execute(db);
+    return runPlanned(db, true);
+  }
+  return db.connection().execute(async (conn) => {
+    const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${MAINTENANCE_LOCK}) AS locked`.execute(conn);
+    if (!rows[0]?.locked) return [];
     try {
-      const actions = planMaintenance(await readActivity(conn), backend === 'pglite' || !(await autovacuumRuns(conn)));
-      for (const action of actions) await runMaintenance(conn, action);
-      return actions;
+      return await runPlanned(conn, !(await autovacuumRuns(conn)));
     } finally {
-      if (backend === 'postgres') await sql`SELECT pg_advisory_unlock(${MAINTENANCE_LOCK})`.execute(conn);
+      await sql`SELECT pg_advisory_unlock(${MAINTENANCE_LOCK})`.execute(conn);
     }
   });
 }

@@ -1,6 +1,12 @@
 // Table maintenance as a periodic job (db/maintenance.ts says what it runs and why): a pass every
 // MAINTENANCE_INTERVAL_SECONDS, and an ANALYZE right after a bulk write so that the first search
 // after an import is already planned on statistics.
+//
+// On PGlite a VACUUM or ANALYZE stops every request while it runs (0.3–0.4 s each for a 100,000-row
+// table), where a PostgreSQL server's autovacuum would run beside them. So each statement of a pass
+// waits for a moment when no request is queued for the database, for at most MAX_DEFERRAL_MS from
+// the start of the pass: a burst of writes is answered first and maintained after, and a burst that
+// lasts longer still gets its statistics, one statement at a time between its requests.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.js';
 import { bulkWriteNeedsAnalyze, type MaintainedTable, type MaintenanceAction, maintainOnce, runMaintenance } from '../db/maintenance.js';
@@ -15,7 +21,14 @@ export interface MaintenanceDeps {
   health: DependencyHealth;
   lifecycle: { draining: boolean };
   log: FastifyBaseLogger;
+  /** PGlite: requests queued for its one connection (DatabaseHandle.waiting). */
+  databaseWaiting?: () => number;
+  /** How long a pass may wait for a quiet database (tests shorten it). */
+  maxDeferralMs?: number;
 }
+
+export const MAX_DEFERRAL_MS = 30_000;
+const QUIET_POLL_MS = 25;
 
 export interface Maintenance {
   /** One pass now (tests, and the timer); answers what it ran. */
@@ -27,17 +40,30 @@ export interface Maintenance {
   stop(): Promise<void>;
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export function createMaintenance(deps: MaintenanceDeps): Maintenance {
   const { db, metrics, log } = deps;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
+  let stopping = false;
   const counted = (actions: MaintenanceAction[]) => {
     for (const { table, kind } of actions) metrics.maintenanceRuns.inc({ table, kind });
     return actions;
   };
 
+  /** Waits for no request to be queued for the database, or for the pass's deadline; false when the instance stops. */
+  function quietDatabase(waiting: () => number): () => Promise<boolean> {
+    const deadline = Date.now() + (deps.maxDeferralMs ?? MAX_DEFERRAL_MS);
+    return async () => {
+      while (!stopping && waiting() > 0 && Date.now() < deadline) await sleep(QUIET_POLL_MS);
+      return !stopping;
+    };
+  }
+
   async function runOnce() {
-    const actions = counted(await maintainOnce(db, deps.dbKind));
+    const beforeStatement = deps.databaseWaiting ? quietDatabase(deps.databaseWaiting) : undefined;
+    const actions = counted(await maintainOnce(db, deps.dbKind, { beforeStatement }));
     if (actions.length > 0) log.info({ actions }, 'table maintenance ran');
     return actions;
   }
@@ -56,6 +82,7 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
     },
     start(intervalMs) {
       if (timer) return;
+      stopping = false;
       const tick = () => {
         // A slow pass is never overlapped; a draining instance starts nothing its close would wait for.
         if (running || deps.lifecycle.draining) return;
@@ -74,6 +101,8 @@ export function createMaintenance(deps: MaintenanceDeps): Maintenance {
       tick();
     },
     async stop() {
+      // A pass waiting for a quiet database gives up at once; a statement under way is awaited.
+      stopping = true;
       if (timer) clearInterval(timer);
       timer = undefined;
       await running;

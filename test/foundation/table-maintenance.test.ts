@@ -4,11 +4,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { accountsRepository } from '../../src/accounts/repository.js';
 import { MAINTENANCE_LOCK, type MaintainedTable, type MaintenanceAction, maintainOnce } from '../../src/db/maintenance.js';
 import { openConfiguredDatabase } from '../../src/db/open-configured.js';
+import { createMaintenance } from '../../src/jobs/maintenance.js';
+import type { DependencyHealth } from '../../src/observability/dependencies.js';
+import { createMetrics } from '../../src/observability/metrics.js';
 import { backend, createTestApp, type TestApp } from '../helpers/app.js';
 import { createSeller, type Principal } from '../helpers/factories.js';
 import { createTeardown, importTeardowns, teardownBody } from '../helpers/teardowns.js';
@@ -244,6 +248,66 @@ describe.runIf(backend() === 'postgres')('several instances on one PostgreSQL', 
       app.database.db,
     );
     expect(rows[0].held).toBe(0);
+  });
+});
+
+describe.runIf(backend() === 'pglite')('embedded database: a pass gives way to requests', () => {
+  /** A maintenance job on the app's database, as the app builds it, with the given view of the queue. */
+  const job = (app: TestApp, databaseWaiting: () => number, maxDeferralMs?: number) =>
+    createMaintenance({
+      db: app.database.db,
+      dbKind: 'pglite',
+      metrics: createMetrics(),
+      health: { down: vi.fn(), up: vi.fn() } as unknown as DependencyHealth,
+      lifecycle: { draining: false },
+      log: { info: vi.fn(), warn: vi.fn(), error: vi.fn() } as unknown as FastifyBaseLogger,
+      databaseWaiting,
+      maxDeferralMs,
+    });
+
+  it('waits while requests are queued for the database, and runs once none is', async () => {
+    const app = await open({ RATE_LIMIT_PER_MINUTE: '1000000' });
+    const seller = await createSeller(app); // an api_keys row never analyzed: work for a pass
+    let burstOver = false;
+    let burstEndedFirst: boolean | undefined;
+    // Twenty clients listing at once for a second keep requests queued on the one connection.
+    const burst = (async () => {
+      const until = Date.now() + 1000;
+      await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          while (Date.now() < until) {
+            const res = await app.app.inject({ method: 'GET', url: '/public/v1/teardowns', headers: seller.headers });
+            expect(res.statusCode).toBe(200);
+          }
+        }),
+      );
+      burstOver = true;
+    })();
+    while ((app.database.waiting?.() ?? 0) === 0) await sleep(5);
+    const pass = app.app.ctx.maintenance.runOnce().then((actions) => {
+      burstEndedFirst = burstOver;
+      return actions;
+    });
+    await burst;
+    expect(ran(await pass, 'api_keys', 'analyze')).toBe(true);
+    expect(burstEndedFirst).toBe(true);
+  });
+
+  it('runs anyway once it has waited its longest, when the database never goes quiet', async () => {
+    const app = await open();
+    await createSeller(app);
+    const actions = await job(app, () => 1, 100).runOnce();
+    expect(ran(actions, 'api_keys', 'analyze')).toBe(true);
+  });
+
+  it('a pass waiting for a quiet database gives up when the instance stops', async () => {
+    const app = await open();
+    await createSeller(app);
+    const maintenance = job(app, () => 1, 600_000);
+    const pass = maintenance.runOnce();
+    await sleep(50);
+    await maintenance.stop();
+    expect(await pass).toEqual([]);
   });
 });
 
