@@ -7,6 +7,7 @@
 // waits for a moment when no request is queued for the database, for at most MAX_DEFERRAL_MS from
 // the start of the pass: a burst of writes is answered first and maintained after, and a burst that
 // lasts longer still gets its statistics, one statement at a time between its requests.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.js';
 import { bulkWriteNeedsAnalyze, type MaintainedTable, type MaintenanceAction, maintainOnce, runMaintenance } from '../db/maintenance.js';
@@ -27,7 +28,7 @@ export interface MaintenanceDeps {
   maxDeferralMs?: number;
 }
 
-export const MAX_DEFERRAL_MS = 30_000;
+const MAX_DEFERRAL_MS = 30_000;
 const QUIET_POLL_MS = 25;
 
 export interface Maintenance {
@@ -39,8 +40,6 @@ export interface Maintenance {
   /** Stops the timer and waits for a pass under way, so that the database is not closed under it. */
   stop(): Promise<void>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createMaintenance(deps: MaintenanceDeps): Maintenance {
   const { db, metrics, log } = deps;
