@@ -2,6 +2,7 @@
 // the large upload, EXPLAIN. Everything started here is registered for cleanup before it is used.
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DEFAULT_DEADLINES } from '../src/db/database.js';
 import { maintainOnce } from '../src/db/maintenance.js';
 import { openConfiguredDatabase } from '../src/db/open-configured.js';
 import { type BigUploadResult, measureBigUpload } from './big-upload.js';
@@ -67,6 +68,16 @@ export async function runBackend(backend: Backend, o: BenchOptions, tmpRoot: str
   }
   // The service's own opener: the real migrator, and for PGlite the one-process data-directory lock.
   const open = () => openConfiguredDatabase({ databaseUrl: target.url, dataDir, dbPoolSize: 10 });
+  // Seeding without the statement deadline (as bench/scale.ts): one seed statement writes up to
+  // 100,000 rows, which a slow moment of a shared two-core machine can stretch past the 10 s a
+  // request gets (seen: a run stopped by "canceling statement due to statement timeout").
+  const openForSeeding = () =>
+    openConfiguredDatabase({
+      databaseUrl: target.url,
+      dataDir,
+      dbPoolSize: 10,
+      db: { ...DEFAULT_DEADLINES, statementTimeoutMs: 0, startupTimeoutSeconds: 0 },
+    });
   // After a seed, what a started service does by itself within MAINTENANCE_INTERVAL_SECONDS: its own
   // maintenance pass (statistics; on PGlite also VACUUM), from a fresh connection, once the seeding
   // connection has closed and published its counters. Never a manual VACUUM ANALYZE of the bench's.
@@ -86,7 +97,7 @@ export async function runBackend(backend: Backend, o: BenchOptions, tmpRoot: str
   // Phase one: the probe organization alone, measured while the table holds only its rows.
   const plan = planDataset(o);
   const seedStart = performance.now();
-  let handle = await open();
+  let handle = await openForSeeding();
   const state = await seedPhaseOne(handle.db, o, plan).finally(() => handle.close());
   await settle();
   let seedSeconds = (performance.now() - seedStart) / 1000;
@@ -109,7 +120,7 @@ export async function runBackend(backend: Backend, o: BenchOptions, tmpRoot: str
 
   // Phase two: everything else, then the ids the scenarios rotate over and the query plans.
   const phaseTwo = performance.now();
-  handle = await open();
+  handle = await openForSeeding();
   await seedPhaseTwo(handle.db, plan, state).finally(() => handle.close());
   seedSeconds += (performance.now() - phaseTwo) / 1000;
   await settle();
