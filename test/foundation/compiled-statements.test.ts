@@ -103,6 +103,24 @@ describe('statements compiled once per shape', () => {
     expect(second.parameters).toEqual(['y']);
   });
 
+  it('finds the last template of defined scalars again only for the same names, each defined', () => {
+    const build = (k: Kysely<DB>, v: { orgId: string; since?: Date | string }) => {
+      const q = k.selectFrom('teardowns').select('id').where('org_id', '=', v.orgId);
+      return v.since ? q.where('updated_at', '>=', v.since) : q;
+    };
+    const since = statementCache(build);
+    const calls: { orgId: string; since?: Date | string }[] = [
+      { orgId: ORG, since: new Date('2026-01-02T03:04:05Z') },
+      { orgId: ORG, since: undefined },
+      { orgId: ORG, since: '' },
+      { orgId: ORG.replace('0b7e', '1c8f'), since: '2026-02-03' },
+      { orgId: ORG },
+      { since: new Date('2026-03-04T00:00:00Z'), orgId: ORG },
+      { orgId: ORG, since: new Date('2026-04-05T00:00:00Z') },
+    ];
+    for (const values of calls) expect(asSent(since(db, values))).toEqual(asSent(build(db, values).compile()));
+  });
+
   it('binds the id and organization of GET by id', () => {
     const find = statementCache((k: Kysely<DB>, v: { orgId: string; id: string }) => teardownRepository(k).findQuery(v.orgId, v.id));
     for (const id of ['a1', 'b2']) {
