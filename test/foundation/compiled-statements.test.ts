@@ -104,16 +104,16 @@ describe('statements compiled once per shape', () => {
   });
 
   it('finds the last template of defined scalars again only for the same names, each defined', () => {
-    const build = (k: Kysely<DB>, v: { orgId: string; since?: Date | string }) => {
+    const build = (k: Kysely<DB>, v: { orgId: string; since?: Date | null }) => {
       const q = k.selectFrom('teardowns').select('id').where('org_id', '=', v.orgId);
       return v.since ? q.where('updated_at', '>=', v.since) : q;
     };
     const since = statementCache(build);
-    const calls: { orgId: string; since?: Date | string }[] = [
+    const calls: { orgId: string; since?: Date | null }[] = [
       { orgId: ORG, since: new Date('2026-01-02T03:04:05Z') },
       { orgId: ORG, since: undefined },
-      { orgId: ORG, since: '' },
-      { orgId: ORG.replace('0b7e', '1c8f'), since: '2026-02-03' },
+      { orgId: ORG, since: null },
+      { orgId: ORG.replace('0b7e', '1c8f'), since: new Date('2026-02-03T00:00:00Z') },
       { orgId: ORG },
       { since: new Date('2026-03-04T00:00:00Z'), orgId: ORG },
       { orgId: ORG, since: new Date('2026-04-05T00:00:00Z') },
