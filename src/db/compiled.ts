@@ -23,6 +23,9 @@ interface Template {
 const PLACEHOLDER = '\u0000kysely-template\u0000';
 const placeholderOf = (name: string, element?: number) => `${PLACEHOLDER}${name}${element === undefined ? '' : `\u0000${element}`}`;
 
+/** The values shapeOf calls `v` (one placeholder each): defined, truthy, and not an array or an object other than a Date. */
+const isScalar = (value: unknown) => !!value && (typeof value !== 'object' || value instanceof Date);
+
 /**
  * The shape of `values` as far as a builder can branch on it without reading the value itself:
  * absent, falsy (kept as it is, and part of the key), an array of n elements, or any other value.
@@ -37,9 +40,9 @@ function shapeOf(values: Values): string | undefined {
     if (Array.isArray(value)) {
       if (value.some((element) => typeof element === 'object' && element !== null)) return undefined;
       kind = `a${value.length}`;
-    } else if (!value) kind = `f${typeof value}:${String(value)}`;
-    else if (typeof value === 'object' && !(value instanceof Date)) return undefined;
-    else kind = 'v';
+    } else if (isScalar(value)) kind = 'v';
+    else if (!value) kind = `f${typeof value}:${String(value)}`;
+    else return undefined;
     shape += `${name}=${kind};`;
   }
   return shape;
@@ -116,9 +119,6 @@ export function statementCache<D, V extends object, R, S extends readonly string
     return template ? bind<R>(template, values as Values) : build(db, values, structure).compile();
   };
 }
-
-/** A value shapeOf calls `v`: defined, truthy, and not an array or an object other than a Date. */
-const isScalar = (value: unknown) => !!value && (typeof value !== 'object' || value instanceof Date);
 
 const allScalars = (values: Values) => Object.values(values).every(isScalar);
 

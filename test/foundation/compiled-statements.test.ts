@@ -103,6 +103,20 @@ describe('statements compiled once per shape', () => {
     expect(second.parameters).toEqual(['y']);
   });
 
+  it('compiles per call a builder whose value is an object (not an array of them)', () => {
+    const byRef = statementCache((k: Kysely<DB>, v: { ref: { column: 'msn' | 'tail_number'; value: string } }) =>
+      k.selectFrom('teardowns').select('id').where(v.ref.column, '=', v.ref.value),
+    );
+    expect(asSent(byRef(db, { ref: { column: 'msn', value: 'x' } }))).toEqual({
+      sql: expect.stringContaining('"msn" = $1'),
+      parameters: ['x'],
+    });
+    expect(asSent(byRef(db, { ref: { column: 'tail_number', value: 'y' } }))).toEqual({
+      sql: expect.stringContaining('"tail_number" = $1'),
+      parameters: ['y'],
+    });
+  });
+
   it('finds the last template of defined scalars again only for the same names, each defined', () => {
     const build = (k: Kysely<DB>, v: { orgId: string; since?: Date | null }) => {
       const q = k.selectFrom('teardowns').select('id').where('org_id', '=', v.orgId);
