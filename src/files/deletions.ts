@@ -80,15 +80,6 @@ export function fileDeletionsRepository(db: Executor) {
     },
 
     /**
-     * Takes back an upload's row as its URL is attached. False when the sweep has claimed it (the
-     * upload outlived its grace): the object may be going, so the URL must not be attached.
-     */
-    async takePendingUpload(id: string): Promise<boolean> {
-      const row = await db.deleteFrom('file_deletions').where('id', '=', id).where('attempts', '=', 0).returning('id').executeTakeFirst();
-      return row !== undefined;
-    },
-
-    /**
      * Records failed attempts and when each may be retried. The sweep's claim has counted its
      * attempt already; a request's own attempt after its commit is counted here (`countAttempt`).
      */

@@ -7,8 +7,9 @@ import type { Database } from '../db/database.js';
 import { andVersion } from '../db/row-version.js';
 import type { DB } from '../db/schema.js';
 import type { AudienceValue } from '../domain/records.js';
-import type { IfMatch } from '../http/conditional.js';
 import { SLOT_COLUMNS, type SlotColumn } from '../domain/teardowns.js';
+import type { IfMatch } from '../http/conditional.js';
+import type { Deletion } from './deletions.js';
 
 export { SLOT_COLUMNS, type SlotColumn };
 export type RecordTable = 'teardowns' | 'listings';
@@ -49,6 +50,8 @@ export interface AttachInput {
   now: Date;
   /** The client's If-Match: the statement writes only while the row still has one of its versions. */
   ifMatch?: IfMatch;
+  /** The upload's file_deletions row, taken back by the same statement once the URL is written. */
+  pendingDeletionId: string;
 }
 
 export interface DetachInput {
@@ -83,9 +86,43 @@ export function filesRepository(db: Database) {
       return rows[0]?.row_version;
     },
 
-    /** Appends `url` to the column (and sets the slot, the audience); undefined when the record is gone. */
+    /**
+     * An upload's first write, before its bytes reach the store: the record's version, and, when the
+     * record is the organization's and at a version `ifMatch` names, the upload's file_deletions row,
+     * due at `notBefore` (the grace). Undefined when the record does not exist in the organization;
+     * `pendingId` undefined when If-Match names another version (nothing is queued).
+     * One statement, as the record check and the outbox row are both paid by every upload.
+     */
+    async queueUpload(input: {
+      table: RecordTable;
+      orgId: string;
+      deletion: Deletion;
+      notBefore: Date;
+      ifMatch?: IfMatch;
+    }): Promise<{ version: number; pendingId: string | undefined } | undefined> {
+      const { table, orgId, deletion, notBefore, ifMatch } = input;
+      const { rows } = await sql<{ row_version: number; pending_id: string | null }>`
+        WITH record AS (
+          SELECT row_version FROM ${sql.table(table)} WHERE id = ${deletion.recordId} AND org_id = ${orgId}
+        ), queued AS (
+          INSERT INTO file_deletions (owner_kind, record_id, object_key, url, not_before)
+          SELECT ${deletion.ownerKind}::text, ${deletion.recordId}::uuid, ${deletion.key}::text, ${deletion.url}::text, ${notBefore}::timestamptz
+          FROM record WHERE true${andVersion('record.row_version', ifMatch)}
+          RETURNING id
+        )
+        SELECT record.row_version, (SELECT id FROM queued) AS pending_id FROM record`.execute(db);
+      const row = rows[0];
+      return row && { version: row.row_version, pendingId: row.pending_id ?? undefined };
+    },
+
+    /**
+     * Appends `url` to the column (and sets the slot, the audience), and takes the upload's outbox
+     * row back in the same statement; undefined when the record is gone (the row then stays queued).
+     * `pending_taken` is false when the sweep has claimed the row (the upload outlived its grace):
+     * the object may be going, so the caller must roll the write back.
+     */
     async attach(tx: Executor, input: AttachInput) {
-      const { table, id, orgId, url, audience, slot, now, ifMatch } = input;
+      const { table, id, orgId, url, audience, slot, now, ifMatch, pendingDeletionId } = input;
       const sets = [
         sql`${column(input.column)} = array_append(coalesce(${rowValue(input.column)}, '{}'::text[]), ${url}::text)`,
         ...(slot ? [sql`${column(slot)} = ${url}::text`] : []),
@@ -97,16 +134,31 @@ export function filesRepository(db: Database) {
           : []),
         sql`updated_at = ${now}::timestamptz`,
       ];
+      // The DELETE reads the UPDATE's output, so it runs only when the URL was written; `attempts
+      // = 0` fails once the sweep has claimed the row (a concurrent claim is waited for, then
+      // re-checked). One statement instead of two: uploads are bound by statements per request.
       const { rows } = await sql<
-        RecordRowAfter & { previous_audience: string[] | null; audience: string[] | null; previous_slot: string | null }
+        RecordRowAfter & {
+          previous_audience: string[] | null;
+          audience: string[] | null;
+          previous_slot: string | null;
+          pending_taken: boolean;
+        }
       >`
-        UPDATE ${sql.table(table)} AS t SET ${sql.join(sets)}
-        FROM (
-          SELECT audience, ${slot ? column(slot) : sql`NULL::text`} AS slot_value
-          FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE
-        ) AS old
-        WHERE t.id = ${id} AND t.org_id = ${orgId}${andVersion('t.row_version', ifMatch)}
-        RETURNING ${rowAfter(table)}, old.audience AS previous_audience, old.slot_value AS previous_slot`.execute(tx);
+        WITH written AS (
+          UPDATE ${sql.table(table)} AS t SET ${sql.join(sets)}
+          FROM (
+            SELECT audience, ${slot ? column(slot) : sql`NULL::text`} AS slot_value
+            FROM ${sql.table(table)} WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE
+          ) AS old
+          WHERE t.id = ${id} AND t.org_id = ${orgId}${andVersion('t.row_version', ifMatch)}
+          RETURNING ${rowAfter(table)}, old.audience AS previous_audience, old.slot_value AS previous_slot
+        ), taken AS (
+          DELETE FROM file_deletions
+          WHERE id = ${pendingDeletionId} AND attempts = 0 AND EXISTS (SELECT 1 FROM written)
+          RETURNING id
+        )
+        SELECT written.*, EXISTS (SELECT 1 FROM taken) AS pending_taken FROM written`.execute(tx);
       return rows[0];
     },
 

@@ -21,6 +21,10 @@ import {
   storageUnavailable,
   teardownNotFound,
 } from '../http/errors.js';
+import type { ListingDetailRow } from '../listings/repository.js';
+import { toListingDetail } from '../listings/view.js';
+import { toDetail } from '../teardowns/view.js';
+import { loadVocabularyLookup, type VocabularyRefs } from '../vocabularies/attach.js';
 import { binaryCsv, declaredType, type FileClass, forbidsNul, isImage, SNIFF_BYTES, verifySignature } from './content-types.js';
 import {
   deleteAfterCommit,
@@ -34,10 +38,6 @@ import type { FormPart, UploadForm } from './form.js';
 import { contentDisposition, newObjectLocation, safeFilename } from './naming.js';
 import { StorageError } from './object-store.js';
 import type { OwnerKind } from './ownership.js';
-import type { ListingDetailRow } from '../listings/repository.js';
-import { toListingDetail } from '../listings/view.js';
-import { toDetail } from '../teardowns/view.js';
-import { loadVocabularyLookup, type VocabularyRefs } from '../vocabularies/attach.js';
 import { type FileColumn, filesRepository, type RecordRowAfter, type RecordTable, SLOT_COLUMNS, type SlotColumn } from './repository.js';
 import { checkedBody, peek } from './upload-stream.js';
 
@@ -133,8 +133,8 @@ export function filesService(
 
   /**
    * The record's canonical id when it exists in the caller's organization, else the owner's plain
-   * 404; then its If-Match (412 when stale). The check here is an early answer (a stale upload is
-   * refused before its bytes are stored); the writing statement repeats it, and that decides.
+   * 404; then its If-Match (412 when stale). The check here is an early answer (removals; an upload
+   * refused before its own lookup ran); the writing statement repeats it, and that decides.
    */
   async function ownedRecord(owner: Owner, recordId: string, orgId: string, ifMatch?: IfMatch): Promise<string> {
     const id = recordId.toLowerCase();
@@ -179,12 +179,19 @@ export function filesService(
     return fileDeletionsRepository(tx).enqueue(objects, new Date(ctx.clock.now().getTime() + REQUEST_LEASE_MS));
   }
 
+  /**
+   * Sniffs the file part, queues its outbox row (the statement that also finds the record: 404 when
+   * it is not the caller's, 412 when If-Match names another version; `lookup.done` says it ran),
+   * then streams the bytes to the store.
+   */
   async function storeFile(
     owner: Owner,
     target: Target,
     recordId: string,
     part: FormPart & { kind: 'file' },
-    log: FastifyBaseLogger,
+    caller: Caller,
+    ifMatch: IfMatch | undefined,
+    lookup: { done: boolean },
   ): Promise<StoredFile> {
     try {
       const filename = safeFilename(part.filename);
@@ -196,21 +203,29 @@ export function filesService(
       const location = newObjectLocation(ctx.config.storage, owner.kind, recordId, target.folder, filename);
       // Queued for deletion before a byte is stored, due after the grace: an upload whose attach
       // never commits (a failed write, a failed discard, a process killed mid-stream) is swept.
-      const [pending] = await fileDeletionsRepository(ctx.db).enqueue(
-        [{ ownerKind: owner.kind, recordId, key: location.key, url: location.url }],
-        new Date(ctx.clock.now().getTime() + UPLOAD_GRACE_MS),
-      );
+      const queued = await repo.queueUpload({
+        table: owner.table,
+        orgId: caller.orgId,
+        deletion: { ownerKind: owner.kind, recordId, key: location.key, url: location.url },
+        notBefore: new Date(ctx.clock.now().getTime() + UPLOAD_GRACE_MS),
+        ifMatch,
+      });
+      lookup.done = true;
+      if (!queued) throw owner.notFound();
+      if (queued.pendingId === undefined) throw preconditionFailed(etagOf(owner.entity, recordId, queued.version));
+      const pending: QueuedDeletion = { ownerKind: owner.kind, recordId, key: location.key, url: location.url, id: queued.pendingId };
+
       const body = checkedBody(head, rest, ctx.config.maxUploadBytes, forbidsNul(type) ? binaryCsv(target.fileClass) : undefined);
       try {
         await ctx.store.put(location.key, body.stream, type.mime, contentDisposition(filename, isImage(type)));
         ctx.health?.up('storage');
       } catch (err) {
         // Stores keep nothing of a failed put; the delete makes sure of it, whatever went wrong.
-        await discard(pending, log);
+        await discard(pending, caller.log);
         if (err instanceof StorageError) {
           // An outage is logged once (ctx.health) rather than with a stack per refused upload.
           if (ctx.health) ctx.health.down('storage', err);
-          else log.error({ err, key: location.key }, 'object storage failed during an upload');
+          else caller.log.error({ err, key: location.key }, 'object storage failed during an upload');
           throw storageUnavailable();
         }
         throw err;
@@ -227,6 +242,10 @@ export function filesService(
      * its audit rows. An invalid audience stores nothing: refused before the file when it comes
      * first, the stored object deleted when it comes after. Any failure after the put deletes the
      * object; should that delete fail too, the sweep deletes it once the upload grace has passed.
+     *
+     * The record is looked up by the statement that queues the file's outbox row, once the part's
+     * type is known; a request refused before that lookup (a malformed form, a missing or mistyped
+     * file, a bad audience) looks the record up then, so its 404 or 412 still answers first.
      */
     async upload(
       owner: Owner,
@@ -236,7 +255,9 @@ export function filesService(
       form: UploadForm,
       ifMatch?: IfMatch,
     ): Promise<UploadResult> {
-      const id = await ownedRecord(owner, recordId, caller.orgId, ifMatch);
+      const id = recordId.toLowerCase();
+      if (!isUuid(id)) throw owner.notFound();
+      const lookup = { done: false };
       let audience: AudienceValue[] | undefined;
       let stored: StoredFile | undefined;
       try {
@@ -246,7 +267,7 @@ export function filesService(
             continue;
           }
           if (part.name !== 'file') throw missingFile();
-          stored = await storeFile(owner, target, id, part, caller.log);
+          stored = await storeFile(owner, target, id, part, caller, ifMatch, lookup);
         }
         if (!stored) throw missingFile();
         const file = stored;
@@ -263,10 +284,11 @@ export function filesService(
             audience,
             now,
             ifMatch,
+            pendingDeletionId: file.pending.id,
           });
           if (!row) return false;
           // The sweep claimed the row (the upload outlived its grace): the object may be going away.
-          if (!(await fileDeletionsRepository(tx).takePendingUpload(file.pending.id))) throw storageUnavailable();
+          if (!row.pending_taken) throw storageUnavailable();
           const metadata = { filename: file.filename, size: file.size, url: file.url, content_type: file.contentType };
           await recordAudit(tx, caller.actor, {
             orgId: caller.orgId,
@@ -290,7 +312,7 @@ export function filesService(
               metadata: { via_upload: true, url: file.url },
             });
           }
-          const { previous_audience, previous_slot, ...after } = row;
+          const { previous_audience, previous_slot, pending_taken, ...after } = row;
           const added: AddedFile = {
             kind: target.noun,
             slot: target.slot ?? null,
@@ -312,6 +334,7 @@ export function filesService(
         return { url: file.url, filename: file.filename, size: file.size, content_type: file.contentType };
       } catch (err) {
         if (stored) await discard(stored.pending, caller.log);
+        if (!lookup.done) await ownedRecord(owner, id, caller.orgId, ifMatch);
         throw err;
       }
     },

@@ -77,11 +77,15 @@ const runJobs = async () => {
 };
 const queuedFor = (recordId: string) => t.database.db.selectFrom('file_deletions').selectAll().where('record_id', '=', recordId).execute();
 
-async function upload(path: string, form = fileForm({ filename: 'report.pdf', contentType: 'application/pdf', data: bytes.pdf() })) {
+async function upload(
+  path: string,
+  form = fileForm({ filename: 'report.pdf', contentType: 'application/pdf', data: bytes.pdf() }),
+  headers: Record<string, string> = {},
+) {
   return t.app.inject({
     method: 'POST',
     url: `/public/v1/${path}`,
-    headers: { ...seller.headers, ...form.headers },
+    headers: { ...seller.headers, ...form.headers, ...headers },
     payload: form.payload,
   });
 }
@@ -247,6 +251,38 @@ describe('uploads that never attach', () => {
     t.clock.advance(UPLOAD_GRACE_MS + 60_000);
     expect((await runJobs()).deleted_files).toBe(1);
     expect(await fetchFile(url)).toBe(404);
+    expect(await queuedFor(td.id)).toEqual([]);
+  });
+
+  it('an upload whose record is deleted while it streams, and whose discard fails, leaves no object after the grace and a sweep', async () => {
+    const td = await insertTeardown(t, seller);
+    control.afterPut = async () => {
+      await t.database.db.deleteFrom('teardowns').where('id', '=', td.id).execute();
+      control.deletes = 'fail';
+    };
+    const res = await upload(`teardown/documents/${td.id}`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: 'Teardown not found' });
+    // The attach wrote nothing, so it left the upload's row queued: the sweep's to finish.
+    const [row] = await queuedFor(td.id);
+    expect(await stored(row.url)).toBe(true);
+
+    control.deletes = 'ok';
+    t.clock.advance(UPLOAD_GRACE_MS + 60_000);
+    expect((await runJobs()).deleted_files).toBe(1);
+    expect(await fetchFile(row.url)).toBe(404);
+    expect(await queuedFor(td.id)).toEqual([]);
+  });
+
+  it('a stale If-Match is refused (412) before the store is called, and queues nothing', async () => {
+    const td = await insertTeardown(t, seller);
+    let puts = 0;
+    control.afterPut = async () => {
+      puts++;
+    };
+    const res = await upload(`teardown/documents/${td.id}`, undefined, { 'if-match': '"1-00000000"' });
+    expect(res.statusCode).toBe(412);
+    expect(puts).toBe(0);
     expect(await queuedFor(td.id)).toEqual([]);
   });
 

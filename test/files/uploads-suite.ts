@@ -212,6 +212,41 @@ export function describeUploads(kind: StoreKind) {
     });
   });
 
+  describe(`the record answers first (${kind} store)`, () => {
+    // Forms refused for what they carry. The record is looked up with the file's outbox row, once
+    // the part's type is known; these fail before that, and must still answer the record's 404/412.
+    const refusedForms: [string, () => { payload: Buffer; headers: Record<string, string> }][] = [
+      ['a form without its file part', () => multipart([{ name: 'audience', value: 'Airline' }])],
+      ['an invalid audience before the file', () => pdfForm('Pilots')],
+      ['an empty file', () => multipart([{ name: 'file', filename: 'e.pdf', contentType: 'application/pdf', data: Buffer.alloc(0) }])],
+      [
+        'a file whose bytes are not its type',
+        () => multipart([{ name: 'file', filename: 'a.pdf', contentType: 'application/pdf', data: bytes.png() }]),
+      ],
+      [
+        'a malformed multipart body',
+        () => ({ payload: Buffer.from('--x\r\nnot a part header\r\n'), headers: { 'content-type': 'multipart/form-data; boundary=x' } }),
+      ],
+    ];
+
+    it.each(refusedForms)("%s to another organization's teardown: its plain 404, nothing stored", async (_name, form) => {
+      const td = await insertTeardown(h.t, await createSeller(h.t));
+      const res = await post(`teardown/documents/${td.id}`, form());
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json()).toEqual({ detail: 'Teardown not found' });
+      expect(await h.storedKeys(`teardowns/${td.id}/`)).toEqual([]);
+    });
+
+    it.each(refusedForms)('%s with a stale If-Match: 412, nothing stored', async (_name, form) => {
+      const td = await insertTeardown(h.t, seller);
+      const f = form();
+      const res = await post(`teardown/documents/${td.id}`, { ...f, headers: { ...f.headers, 'if-match': '"1-00000000"' } });
+      expect(res.statusCode, res.body).toBe(412);
+      expect(res.json().detail.error_code).toBe('precondition_failed');
+      expect(await h.storedKeys(`teardowns/${td.id}/`)).toEqual([]);
+    });
+  });
+
   describe(`refused uploads (${kind} store)`, () => {
     /** Posts `form` to a fresh teardown's `path` and checks that nothing was stored or written. */
     async function refused(path: 'documents' | 'images' | 'occm', form: { payload: Buffer; headers: Record<string, string> }) {
