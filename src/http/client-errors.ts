@@ -32,7 +32,8 @@ const refused = new WeakSet<Socket>();
 /** How long a refused connection may keep sending before it is cut: long enough for the answer to be read. */
 const LINGER_MS = 2000;
 
-function refusalOf(err: NodeJS.ErrnoException, timeouts: { headersSeconds: number; requestSeconds: number }) {
+/** The answer to a refusal of Node's HTTP layer (also the OpenAPI document's example of each). */
+export function refusalOf(err: { code?: string }, timeouts: { headersSeconds: number; requestSeconds: number }) {
   switch (err.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return {
@@ -41,7 +42,11 @@ function refusalOf(err: NodeJS.ErrnoException, timeouts: { headersSeconds: numbe
         message: `The request did not arrive in time: headers are awaited ${timeouts.headersSeconds} s, the whole request ${timeouts.requestSeconds} s.`,
       };
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, error_code: 'request_header_fields_too_large', message: 'The request line and headers exceed the size limit (16 KB).' };
+      return {
+        status: 431,
+        error_code: 'request_header_fields_too_large',
+        message: 'The request line and headers exceed the size limit (16 KB).',
+      };
     default:
       return { status: 400, error_code: 'bad_request', message: 'The request is not valid HTTP/1.1.' };
   }

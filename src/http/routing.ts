@@ -44,18 +44,15 @@ export function requestIdFrom(header: string | string[] | undefined, fresh: () =
   return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : fresh();
 }
 
+export const malformedUrl = () =>
+  new ApiError(400, { error_code: 'bad_request', message: 'The URL is malformed (invalid percent-encoding).' });
+export const uriTooLong = () => new ApiError(414, { error_code: 'uri_too_long', message: 'A path segment of the URL is too long.' });
+
 /**
  * Failures the router meets before any route or hook runs (a malformed percent-escape, an
  * over-long path parameter). Fastify would answer them in its own shape and without a request id.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   setAnswerHeaders(request, reply);
-  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-  return sendError(
-    reply,
-    new ApiError(tooLong ? 414 : 400, {
-      error_code: tooLong ? 'uri_too_long' : 'bad_request',
-      message: tooLong ? 'A path segment of the URL is too long.' : 'The URL is malformed (invalid percent-encoding).',
-    }),
-  );
+  return sendError(reply, error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? uriTooLong() : malformedUrl());
 }

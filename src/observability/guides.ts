@@ -128,15 +128,20 @@ the text names the action and the current status), an empty upload, and 500
 
 | Status | \`error_code\` | When |
 |---|---|---|
+| 400 | \`bad_request\` | the URL or the request is not valid HTTP (a malformed percent-escape, say) |
 | 400 | \`unknown_vocabulary\` | a vocabulary name matches nothing; \`valid_values\` lists the names |
 | 400 | \`invalid_idempotency_key\`, \`invalid_precondition_header\` | malformed \`Idempotency-Key\`, \`If-Match\` or \`If-None-Match\` |
 | 400 | \`file_too_large\`, \`invalid_content_type\` | see Files |
+| 408 | \`request_timeout\` | headers not complete within 10 s, or the whole request (body included) within 300 s (the defaults); the connection is closed |
 | 409 | \`idempotency_key_in_use\` | the first request with this key still runs; retry after \`Retry-After\` |
 | 409 | \`suspended_by_operator\` | a listing held by an operator; \`allowed\` lists the statuses you may still set |
 | 412 | \`precondition_failed\` | \`If-Match\` no longer matches; \`current_etag\` says what does |
 | 413 | \`payload_too_large\` | JSON body over 10 MB |
+| 414 | \`uri_too_long\` | a path segment of the URL is too long |
+| 415 | \`unsupported_media_type\` | a body that is not \`application/json\` (\`multipart/form-data\` on uploads) |
 | 422 | \`invalid_status\`, \`vocab_required\`, \`invalid_audience\`, \`idempotency_key_reused\` | business rules on the body |
 | 429 | \`too_many_requests\` | see Rate limits |
+| 431 | \`request_header_fields_too_large\` | request line and headers over 16 KB; the connection is closed |
 | 502 | \`storage_unavailable\` | file storage failed; nothing stored, retry |
 | 503 | \`service_unavailable\` | a dependency is down; retry after \`Retry-After\` |
 

@@ -8,6 +8,8 @@
 // - the headers every response carries: x-request-id, the rate-limit fields, Retry-After;
 // - documentation-only keywords (`x-doc-only`: the uuid format of path ids, the enum of create
 //   `status`) that must not reach the run-time validation, where they would change the answer.
+
+import { refusalOf } from '../http/client-errors.js';
 import { invalidPreconditionHeader, preconditionFailed } from '../http/conditional.js';
 import {
   ApiError,
@@ -40,6 +42,7 @@ import {
   vocabRequired,
 } from '../http/errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS, serviceUnavailable } from '../http/outages.js';
+import { malformedUrl, uriTooLong } from '../http/routing.js';
 import { DOC_ONLY, type RouteErrors } from '../http/schemas.js';
 import { PYDANTIC } from '../http/validation.js';
 import { MAX_ENDPOINTS_PER_ORG } from '../webhooks/repository.js';
@@ -92,10 +95,15 @@ const HEADER_PARAMETER_MAX_LENGTH = 1024;
 const VOCABULARY_EXAMPLE = unknownVocabulary('aircraft_type', 'A320-900', ['A318-100', 'A319-100', 'A320-200', 'A320neo', 'A321-200']);
 const ETAG_EXAMPLE = '"3-9f2c4e1a"';
 
+function httpLayerRefusal(code: string): ApiError {
+  const { status, ...detail } = refusalOf({ code }, { headersSeconds: 10, requestSeconds: 300 });
+  return new ApiError(status, detail);
+}
+
 export const ERROR_CATALOG = {
   invalid_organization_header: invalidOrganizationHeader(),
   // The router's answer to a URL it cannot decode (http/routing.ts), before any route runs.
-  bad_request: new ApiError(400, { error_code: 'bad_request', message: 'The URL is malformed (invalid percent-encoding).' }),
+  bad_request: malformedUrl(),
   invalid_idempotency_key: invalidIdempotencyKey(),
   invalid_precondition_header: invalidPreconditionHeader('if-match'),
   unknown_vocabulary: VOCABULARY_EXAMPLE,
@@ -125,6 +133,11 @@ export const ERROR_CATALOG = {
   invalid_webhook_url: invalidWebhookUrl('A webhook URL must use https (got http).'),
   too_many_webhook_endpoints: tooManyWebhookEndpoints(MAX_ENDPOINTS_PER_ORG),
   service_unavailable: serviceUnavailable('database', DATABASE_RETRY_AFTER_SECONDS),
+  // Refusals of the HTTP layer, below every route (http/client-errors.ts, http/routing.ts): any
+  // operation may meet them. The timeouts named are the defaults (HTTP_*_TIMEOUT_SECONDS).
+  request_timeout: httpLayerRefusal('ERR_HTTP_REQUEST_TIMEOUT'),
+  uri_too_long: uriTooLong(),
+  request_header_fields_too_large: httpLayerRefusal('HPE_HEADER_OVERFLOW'),
   // The error handler builds this one inline (fromFrameworkError); the same body here.
   unsupported_media_type: new ApiError(415, {
     error_code: 'unsupported_media_type',
@@ -150,12 +163,15 @@ const ERROR_TITLES: Record<number, string> = {
   401: 'Not authenticated',
   403: 'Forbidden',
   404: 'Not found',
+  408: 'Request timeout',
   409: 'Conflict',
   412: 'Precondition failed',
   413: 'Payload too large',
+  414: 'URI too long',
   415: 'Unsupported media type',
   422: 'Validation error',
   429: 'Too many requests',
+  431: 'Request header fields too large',
   500: 'Internal server error',
   502: 'Bad gateway',
   503: 'Service unavailable',
@@ -259,6 +275,7 @@ function errorResponses(
     responses['413'] = errorResponse(413, [businessAlternative(['payload_too_large'])]);
     responses['415'] = errorResponse(415, [businessAlternative(['unsupported_media_type'])]);
   }
+  for (const [status, name] of Object.entries(HTTP_LAYER_REFUSALS)) responses[status] = { $ref: `#/components/responses/${name}` };
   const codes422: ErrorCode[] = [...(own[422] ?? []), ...(post ? (['idempotency_key_reused'] as const) : [])];
   responses['422'] = errorResponse(422, [validationAlternative, ...(codes422.length ? [businessAlternative(codes422)] : [])]);
   responses['429'] = errorResponse(429, [businessAlternative(['too_many_requests'])]);
@@ -273,6 +290,27 @@ function errorResponses(
   }
   responses['503'] = errorResponse(503, [businessAlternative(['service_unavailable'])]);
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+}
+
+/**
+ * The HTTP layer's refusals, the same for every operation: one response component each, referenced
+ * by every operation (inline, they would add an eighth to the document). They come before the key
+ * is known, so they carry x-request-id and no rate-limit fields.
+ */
+const HTTP_LAYER_REFUSALS = { '408': 'RequestTimeout', '414': 'UriTooLong', '431': 'RequestHeaderFieldsTooLarge' } as const;
+const HTTP_LAYER_CODES: Record<keyof typeof HTTP_LAYER_REFUSALS, ErrorCode> = {
+  '408': 'request_timeout',
+  '414': 'uri_too_long',
+  '431': 'request_header_fields_too_large',
+};
+
+function httpLayerResponses(): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(HTTP_LAYER_REFUSALS).map(([status, name]) => {
+      const response = errorResponse(Number(status), [businessAlternative([HTTP_LAYER_CODES[status as keyof typeof HTTP_LAYER_REFUSALS]])]);
+      return [name, { ...response, headers: { 'x-request-id': headerRef('XRequestId') } }];
+    }),
+  );
 }
 
 const headerRef = (name: keyof typeof COMMON_HEADERS) => ({ $ref: `#/components/headers/${name}` });
@@ -381,6 +419,7 @@ export function publicDocument(served: Json): Json {
       };
       operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
       for (const [status, response] of Object.entries(responses)) {
+        if ('$ref' in response) continue; // a shared component carries its own headers
         // 401 and the 400 of a malformed X-Organization-Id come before the key is known: no rate-limit fields.
         const counted = status !== '401';
         response.headers = {
@@ -408,6 +447,7 @@ export function publicDocument(served: Json): Json {
       ...components,
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       headers: { ...((components.headers ?? {}) as Json), ...COMMON_HEADERS },
+      responses: httpLayerResponses(),
     },
   };
 }

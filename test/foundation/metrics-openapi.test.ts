@@ -105,7 +105,7 @@ describe('/public/v1/openapi.json', () => {
     const refs = [...full.matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1] as string);
     const components = doc.components as Record<string, Record<string, unknown> | undefined>;
     for (const ref of new Set(refs)) {
-      const [, kind, name] = /^#\/components\/(schemas|headers)\/(.+)$/.exec(ref) ?? [];
+      const [, kind, name] = /^#\/components\/(schemas|headers|responses)\/(.+)$/.exec(ref) ?? [];
       expect(kind, ref).toBeDefined();
       expect(components[kind as string]?.[name as string], ref).toBeDefined();
     }
@@ -116,25 +116,63 @@ describe('/public/v1/openapi.json', () => {
     const posts = Object.entries(doc.paths).flatMap(([path, item]) => (item.post ? [[path, item.post as Operation] as const] : []));
     expect(posts.length).toBe(14); // 2 creates, the transition, 8 upload routes, 3 webhook-endpoint POSTs
     for (const [path, operation] of posts) {
-      expect(operation.parameters?.some((p) => p.name === 'Idempotency-Key' && p.in === 'header'), path).toBe(true);
+      expect(
+        operation.parameters?.some((p) => p.name === 'Idempotency-Key' && p.in === 'header'),
+        path,
+      ).toBe(true);
       expect(operation.responses?.['409'], path).toBeDefined();
       const ok = Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
       for (const [, response] of ok) expect(response.headers?.['Idempotent-Replayed'], path).toBeDefined();
     }
   });
 
+  /** An operation's response, its $ref (a shared component) resolved. */
+  const resolved = <T>(response: T | { $ref: string }): T => {
+    if (!(response && typeof response === 'object' && '$ref' in response)) return response as T;
+    const [, name] = /^#\/components\/responses\/(.+)$/.exec(response.$ref) ?? [];
+    return (doc.components as { responses: Record<string, T> }).responses[name as string] as T;
+  };
+
   it('declares x-request-id on every response, the rate-limit fields once the key is known, Retry-After on 429', () => {
     type Response = { headers?: Record<string, { $ref: string }> };
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
-        for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, Response>)) {
+        for (const [status, ref] of Object.entries((operation.responses ?? {}) as Record<string, Response>)) {
+          const response = resolved(ref);
           const where = `${method} ${path} ${status}`;
           expect(response.headers?.['x-request-id'], where).toEqual({ $ref: '#/components/headers/XRequestId' });
-          if (status !== '401') expect(response.headers?.RateLimit, where).toEqual({ $ref: '#/components/headers/RateLimit' });
+          if (['401', '408', '414', '431'].includes(status)) expect(response.headers?.RateLimit, where).toBeUndefined();
+          else expect(response.headers?.RateLimit, where).toEqual({ $ref: '#/components/headers/RateLimit' });
           if (status === '429') expect(response.headers?.['Retry-After'], where).toEqual({ $ref: '#/components/headers/RetryAfter' });
         }
       }
     }
+  });
+
+  it("documents the HTTP layer's refusals (408, 414, 431) on every operation, with the bodies the service sends", async () => {
+    type Response = { content?: { 'application/json'?: { examples?: Record<string, { value: unknown }> } } };
+    const tooLongId = await t.app.inject({ method: 'GET', url: `/public/v1/teardowns/${'a'.repeat(600)}` });
+    expect(tooLongId.statusCode).toBe(414);
+    const expected: Record<string, [string, unknown]> = {
+      '408': ['request_timeout', { detail: { error_code: 'request_timeout', message: expect.stringContaining('in time') } }],
+      '414': ['uri_too_long', tooLongId.json()],
+      '431': [
+        'request_header_fields_too_large',
+        { detail: { error_code: 'request_header_fields_too_large', message: expect.any(String) } },
+      ],
+    };
+    let operations = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        operations++;
+        const responses = (operation.responses ?? {}) as Record<string, Response>;
+        for (const [status, [code, body]] of Object.entries(expected)) {
+          const example = resolved(responses[status])?.content?.['application/json']?.examples?.[code];
+          expect(example?.value, `${method} ${path} ${status}`).toEqual(body);
+        }
+      }
+    }
+    expect(operations).toBeGreaterThan(20);
   });
 
   it('documents the API-key and organization headers as security schemes', () => {

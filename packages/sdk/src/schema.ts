@@ -1117,7 +1117,59 @@ export interface components {
             duration_ms: number;
         };
     };
-    responses: never;
+    responses: {
+        /** @description Request timeout: request_timeout */
+        RequestTimeout: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    detail: {
+                        /** @enum {string} */
+                        error_code: "request_timeout";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+            };
+        };
+        /** @description URI too long: uri_too_long */
+        UriTooLong: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    detail: {
+                        /** @enum {string} */
+                        error_code: "uri_too_long";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+            };
+        };
+        /** @description Request header fields too large: request_header_fields_too_large */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    detail: {
+                        /** @enum {string} */
+                        error_code: "request_header_fields_too_large";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & WithRequired<components["schemas"]["BusinessError"], "detail">;
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
@@ -1282,6 +1334,8 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -1320,6 +1374,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -1512,6 +1567,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -1557,6 +1613,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Unsupported media type: unsupported_media_type */
             415: {
                 headers: {
@@ -1624,6 +1681,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -1828,6 +1886,8 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -1866,6 +1926,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -2016,6 +2077,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
@@ -2038,6 +2100,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -2076,6 +2139,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -2280,6 +2344,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: suspended_by_operator */
             409: {
                 headers: {
@@ -2346,6 +2411,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Unsupported media type: unsupported_media_type */
             415: {
                 headers: {
@@ -2413,6 +2479,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -2596,6 +2663,8 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -2634,6 +2703,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -2832,6 +2902,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -2877,6 +2948,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Unsupported media type: unsupported_media_type */
             415: {
                 headers: {
@@ -2944,6 +3016,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -3153,6 +3226,8 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -3191,6 +3266,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -3341,6 +3417,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
@@ -3363,6 +3440,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -3401,6 +3479,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -3610,6 +3689,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
@@ -3654,6 +3734,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Unsupported media type: unsupported_media_type */
             415: {
                 headers: {
@@ -3721,6 +3802,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -3897,6 +3979,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -3964,6 +4047,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Unsupported media type: unsupported_media_type */
             415: {
                 headers: {
@@ -4031,6 +4115,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -4212,6 +4297,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -4257,6 +4343,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
@@ -4302,6 +4389,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -4487,6 +4575,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
@@ -4509,6 +4598,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -4547,6 +4637,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -4723,6 +4814,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -4768,6 +4860,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error: idempotency_key_reused */
             422: {
                 headers: {
@@ -4813,6 +4906,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -4998,6 +5092,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
@@ -5020,6 +5115,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -5058,6 +5154,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -5239,6 +5336,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -5284,6 +5382,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
@@ -5329,6 +5428,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -5514,6 +5614,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
@@ -5536,6 +5637,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -5574,6 +5676,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -5750,6 +5853,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -5795,6 +5899,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error: idempotency_key_reused */
             422: {
                 headers: {
@@ -5840,6 +5945,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -6025,6 +6131,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
@@ -6047,6 +6154,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -6085,6 +6193,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -6266,6 +6375,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -6311,6 +6421,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
@@ -6356,6 +6467,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -6535,6 +6647,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
@@ -6557,6 +6670,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -6595,6 +6709,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -6776,6 +6891,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -6821,6 +6937,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
@@ -6866,6 +6983,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -7045,6 +7163,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
@@ -7067,6 +7186,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -7105,6 +7225,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -7286,6 +7407,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -7331,6 +7453,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
@@ -7376,6 +7499,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -7555,6 +7679,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
@@ -7577,6 +7702,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -7615,6 +7741,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -7796,6 +7923,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -7841,6 +7969,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error: invalid_audience, idempotency_key_reused */
             422: {
                 headers: {
@@ -7886,6 +8015,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -8065,6 +8195,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Precondition failed: precondition_failed */
             412: {
                 headers: {
@@ -8087,6 +8218,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -8125,6 +8257,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -8282,6 +8415,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Error: cursor_expired */
             410: {
                 headers: {
@@ -8304,6 +8438,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -8342,6 +8477,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -8493,6 +8629,8 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -8531,6 +8669,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -8719,6 +8858,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -8764,6 +8904,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Unsupported media type: unsupported_media_type */
             415: {
                 headers: {
@@ -8831,6 +8972,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -8980,6 +9122,8 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -9018,6 +9162,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -9165,6 +9310,8 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -9203,6 +9350,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -9382,6 +9530,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Payload too large: payload_too_large */
             413: {
                 headers: {
@@ -9404,6 +9553,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Unsupported media type: unsupported_media_type */
             415: {
                 headers: {
@@ -9471,6 +9621,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -9647,6 +9798,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -9670,6 +9822,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error: idempotency_key_reused */
             422: {
                 headers: {
@@ -9715,6 +9868,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -9880,6 +10034,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: idempotency_key_in_use */
             409: {
                 headers: {
@@ -9903,6 +10058,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error: idempotency_key_reused */
             422: {
                 headers: {
@@ -9948,6 +10104,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
@@ -10124,6 +10281,8 @@ export interface operations {
                     } & WithRequired<components["schemas"]["PlainError"], "detail">;
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            414: components["responses"]["UriTooLong"];
             /** @description Validation error */
             422: {
                 headers: {
@@ -10162,6 +10321,7 @@ export interface operations {
                     } & WithRequired<components["schemas"]["BusinessError"], "detail">;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Internal server error. Never carries a stack trace; quote x-request-id. */
             500: {
                 headers: {
