@@ -91,7 +91,7 @@ export function filesRepository(db: Database) {
      * record is the organization's and at a version `ifMatch` names, the upload's file_deletions row,
      * due at `notBefore` (the grace). Undefined when the record does not exist in the organization;
      * `pendingId` undefined when If-Match names another version (nothing is queued).
-     * One statement, as the record check and the outbox row are both paid by every upload.
+     * One statement: the record check and the outbox row are paid by every upload, in one round trip.
      */
     async queueUpload(input: {
       table: RecordTable;
@@ -136,7 +136,7 @@ export function filesRepository(db: Database) {
       ];
       // The DELETE reads the UPDATE's output, so it runs only when the URL was written; `attempts
       // = 0` fails once the sweep has claimed the row (a concurrent claim is waited for, then
-      // re-checked). One statement instead of two: uploads are bound by statements per request.
+      // re-checked). One statement instead of two: a round trip fewer per upload.
       const { rows } = await sql<
         RecordRowAfter & {
           previous_audience: string[] | null;
