@@ -5,6 +5,7 @@
 // - the error responses of the check chain (400, 401, 403, 429, 500, 503), the route's own error
 //   codes (its `x-errors` declaration) and the conditional / idempotency answers, each typed with
 //   the error codes that operation can return and an example built by the real error factories;
+// - the HTTP layer's refusals (408, 414, 431), the same for every operation: shared components;
 // - the headers every response carries: x-request-id, the rate-limit fields, Retry-After;
 // - documentation-only keywords (`x-doc-only`: the uuid format of path ids, the enum of create
 //   `status`) that must not reach the run-time validation, where they would change the answer.
@@ -275,7 +276,7 @@ function errorResponses(
     responses['413'] = errorResponse(413, [businessAlternative(['payload_too_large'])]);
     responses['415'] = errorResponse(415, [businessAlternative(['unsupported_media_type'])]);
   }
-  for (const [status, name] of Object.entries(HTTP_LAYER_REFUSALS)) responses[status] = { $ref: `#/components/responses/${name}` };
+  for (const [status, { name }] of Object.entries(HTTP_LAYER_REFUSALS)) responses[status] = { $ref: `#/components/responses/${name}` };
   const codes422: ErrorCode[] = [...(own[422] ?? []), ...(post ? (['idempotency_key_reused'] as const) : [])];
   responses['422'] = errorResponse(422, [validationAlternative, ...(codes422.length ? [businessAlternative(codes422)] : [])]);
   responses['429'] = errorResponse(429, [businessAlternative(['too_many_requests'])]);
@@ -297,17 +298,16 @@ function errorResponses(
  * by every operation (inline, they would add an eighth to the document). They come before the key
  * is known, so they carry x-request-id and no rate-limit fields.
  */
-const HTTP_LAYER_REFUSALS = { '408': 'RequestTimeout', '414': 'UriTooLong', '431': 'RequestHeaderFieldsTooLarge' } as const;
-const HTTP_LAYER_CODES: Record<keyof typeof HTTP_LAYER_REFUSALS, ErrorCode> = {
-  '408': 'request_timeout',
-  '414': 'uri_too_long',
-  '431': 'request_header_fields_too_large',
+const HTTP_LAYER_REFUSALS: Record<string, { name: string; code: ErrorCode }> = {
+  '408': { name: 'RequestTimeout', code: 'request_timeout' },
+  '414': { name: 'UriTooLong', code: 'uri_too_long' },
+  '431': { name: 'RequestHeaderFieldsTooLarge', code: 'request_header_fields_too_large' },
 };
 
 function httpLayerResponses(): Record<string, Json> {
   return Object.fromEntries(
-    Object.entries(HTTP_LAYER_REFUSALS).map(([status, name]) => {
-      const response = errorResponse(Number(status), [businessAlternative([HTTP_LAYER_CODES[status as keyof typeof HTTP_LAYER_REFUSALS]])]);
+    Object.entries(HTTP_LAYER_REFUSALS).map(([status, { name, code }]) => {
+      const response = errorResponse(Number(status), [businessAlternative([code])]);
       return [name, { ...response, headers: { 'x-request-id': headerRef('XRequestId') } }];
     }),
   );
