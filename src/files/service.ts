@@ -203,17 +203,18 @@ export function filesService(
       const location = newObjectLocation(ctx.config.storage, owner.kind, recordId, target.folder, filename);
       // Queued for deletion before a byte is stored, due after the grace: an upload whose attach
       // never commits (a failed write, a failed discard, a process killed mid-stream) is swept.
+      const deletion = { ownerKind: owner.kind, recordId, key: location.key, url: location.url };
       const queued = await repo.queueUpload({
         table: owner.table,
         orgId: caller.orgId,
-        deletion: { ownerKind: owner.kind, recordId, key: location.key, url: location.url },
+        deletion,
         notBefore: new Date(ctx.clock.now().getTime() + UPLOAD_GRACE_MS),
         ifMatch,
       });
       lookup.done = true;
       if (!queued) throw owner.notFound();
       if (queued.pendingId === undefined) throw preconditionFailed(etagOf(owner.entity, recordId, queued.version));
-      const pending: QueuedDeletion = { ownerKind: owner.kind, recordId, key: location.key, url: location.url, id: queued.pendingId };
+      const pending: QueuedDeletion = { ...deletion, id: queued.pendingId };
 
       const body = checkedBody(head, rest, ctx.config.maxUploadBytes, forbidsNul(type) ? binaryCsv(target.fileClass) : undefined);
       try {
