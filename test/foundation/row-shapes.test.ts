@@ -55,6 +55,19 @@ describe('row templates of statement answers', () => {
     expect(built).not.toHaveBeenCalled();
   });
 
+  it("builds a statement's rows with its own builder, not pg's parseRow (megamorphic stores by column name)", async () => {
+    const parsed = vi.spyOn((pg.Result as unknown as { prototype: { parseRow(values: unknown[]): unknown } }).prototype, 'parseRow');
+    try {
+      await read(1);
+      parsed.mockClear();
+      expect(await read(1)).toEqual([{ id: 1, model: 'CFM56-5B', installed_at: new Date('2026-03-01T10:00:00.123Z'), hours: 41000 }]);
+      expect(await read(2)).toEqual([{ id: 2, model: 'V2500', installed_at: null, hours: 12 }]);
+      expect(parsed).not.toHaveBeenCalled();
+    } finally {
+      parsed.mockRestore();
+    }
+  });
+
   it('gives each answer a row object of its own', async () => {
     const [first] = await read(1);
     first.model = 'changed by the caller';
@@ -101,5 +114,25 @@ describe('row templates of statement answers', () => {
       expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe(1);
       expect(row.a).toBe(3);
     }
+  });
+
+  it('builds rows as pg does for duplicate names: the first position, the last value', async () => {
+    const twice = () => sql<Record<string, unknown>>`SELECT ${1}::int AS a, 2 AS b, 3 AS a`.execute(db);
+    for (let i = 0; i < 2; i++) {
+      const [row] = (await twice()).rows;
+      expect(Object.keys(row)).toEqual(['a', 'b']);
+      expect(row).toEqual({ a: 3, b: 2 });
+    }
+  });
+
+  it('reads any column name as a name: quotes, backslashes, line breaks and code stay text', async () => {
+    const name = `x" : 1 }; globalThis.injected = true; ({ "\\\n\u2028`;
+    const odd = () => sql<Record<string, unknown>>`SELECT ${7}::int AS ${sql.id(name)}, NULL::int AS "then null"`.execute(db);
+    for (let i = 0; i < 2; i++) {
+      const [row] = (await odd()).rows;
+      expect(row).toEqual({ [name]: 7, 'then null': null });
+      expect(Object.keys(row)).toEqual([name, 'then null']);
+    }
+    expect((globalThis as { injected?: boolean }).injected).toBeUndefined();
   });
 });
