@@ -1,6 +1,7 @@
 // The single query that authenticates a request: key, minter and organization in one round trip.
 import { sql } from 'kysely';
-import type { Database } from '../db/database.js';
+import { statementCache } from '../db/compiled.js';
+import { type Database, selectCompiled } from '../db/database.js';
 import type { AccountStatus, Capability, SubscriptionStatus, UserStatus } from '../domain/accounts.js';
 
 export interface KeyPrincipal {
@@ -19,33 +20,43 @@ export interface KeyPrincipal {
   api_access_enabled: boolean;
 }
 
+/**
+ * The principal of a key, by the hex SHA-256 the request computed (accounts/keys.ts apiKeyDigest),
+ * compiled once (db/compiled.ts): with AUTH_CACHE_SECONDS=0 it runs on every request, and building
+ * and compiling it through Kysely each time cost more than the statement's own round trip.
+ */
+const principalStatement = statementCache((db: Database, v: { digest: string }) =>
+  db
+    .selectFrom('api_keys as k')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .innerJoin('organizations as o', 'o.id', 'k.org_id')
+    .select([
+      'k.id as key_id',
+      'k.prefix as key_prefix',
+      'k.org_id as key_org_id',
+      'k.expires_at',
+      'k.last_used_at',
+      'u.id as user_id',
+      'u.email as user_email',
+      'u.status as user_status',
+      'u.org_id as user_org_id',
+      'u.capabilities',
+      'o.account_status',
+      'o.subscription_status',
+      'o.api_access_enabled',
+    ])
+    // decode() of a parameter is computed once per execution: the key_hash index still finds the row.
+    .where('k.key_hash', '=', sql<Buffer>`decode(${v.digest}, 'hex')`)
+    .where('k.revoked_at', 'is', null)
+    .where('k.rotated_at', 'is', null),
+);
+
 export function authRepository(db: Database) {
   return {
-    /** Finds a usable key by its hash; revoked and rotated keys are not usable and are not found. */
-    async findPrincipal(keyHash: Buffer): Promise<KeyPrincipal | undefined> {
-      return db
-        .selectFrom('api_keys as k')
-        .innerJoin('users as u', 'u.id', 'k.user_id')
-        .innerJoin('organizations as o', 'o.id', 'k.org_id')
-        .select([
-          'k.id as key_id',
-          'k.prefix as key_prefix',
-          'k.org_id as key_org_id',
-          'k.expires_at',
-          'k.last_used_at',
-          'u.id as user_id',
-          'u.email as user_email',
-          'u.status as user_status',
-          'u.org_id as user_org_id',
-          'u.capabilities',
-          'o.account_status',
-          'o.subscription_status',
-          'o.api_access_enabled',
-        ])
-        .where('k.key_hash', '=', keyHash)
-        .where('k.revoked_at', 'is', null)
-        .where('k.rotated_at', 'is', null)
-        .executeTakeFirst();
+    /** Finds a usable key by the hex SHA-256 of its text; revoked and rotated keys are not usable and are not found. */
+    async findPrincipal(keyDigest: string): Promise<KeyPrincipal | undefined> {
+      const [principal] = await selectCompiled(db, principalStatement(db, { digest: keyDigest }));
+      return principal;
     },
 
     /** Records use at most once a minute per key, so that authentication stays a read. */

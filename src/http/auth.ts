@@ -121,7 +121,7 @@ export function apiKeyAuthHook(deps: AuthDeps) {
     const cached = cache.get(digest, now.getTime());
     if (cached) return counted(request, reply, cached, claimedOrg, now);
     const generation = cache.generation;
-    return repo.findPrincipal(Buffer.from(digest, 'hex')).then((principal) => {
+    return repo.findPrincipal(digest).then((principal) => {
       if (!principal) return unauthenticated(request, invalidApiKey());
       cache.set(digest, principal, now.getTime(), generation);
       return counted(request, reply, principal, claimedOrg, now);
