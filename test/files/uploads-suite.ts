@@ -456,6 +456,9 @@ export function describeUploads(kind: StoreKind) {
       ['報告書 (最終).pdf', '報告書 (最終).pdf'],
       ['a<b>c:d|e?f*g.pdf', 'a_b_c_d_e_f_g.pdf'],
       ['a%2F..%2Fb.pdf', 'a_2F._2Fb.pdf'],
+      // Exactly 150 bytes stays whole; past them, a base letter and its combining accent stay together.
+      [`${'a'.repeat(146)}.pdf`, `${'a'.repeat(146)}.pdf`],
+      [`${'x\u0301'.repeat(60)}.pdf`, `${'x\u0301'.repeat(48)}.pdf`],
     ])('stores %j under the record prefix as %j', async (raw, expected) => {
       const td = await insertTeardown(h.t, seller);
       const res = await post(`teardown/documents/${td.id}`, fileForm({ filename: raw, contentType: 'application/pdf', data: bytes.pdf() }));
