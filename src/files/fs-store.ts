@@ -2,7 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { type ObjectStore, StorageError } from './object-store.js';
@@ -27,10 +27,11 @@ export function fsObjectStore(root: string, mediaBucket: string): ObjectStore & 
       const partial = `${target}.${randomUUID()}.partial`;
       try {
         await mkdir(dirname(target), { recursive: true });
-        await pipeline(body, createWriteStream(partial, { flags: 'wx' }));
+        const file = createWriteStream(partial, { flags: 'wx' });
+        await pipeline(body, file);
         await rename(partial, target);
-        const { size } = await stat(target);
-        return { key, size };
+        // What was written, counted by the stream: no stat() after the rename (one file-system call fewer).
+        return { key, size: file.bytesWritten };
       } catch (err) {
         await rm(partial, { force: true }).catch(() => {});
         if ((err as NodeJS.ErrnoException)?.code && !(err instanceof StorageError)) {
