@@ -42,7 +42,7 @@ export function actorMetadata(actor: Actor): Record<string, unknown> {
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
-/** The row of an event as the audit_events table stores it. */
+/** An audit event as the audit_events table stores it. */
 interface AuditRow {
   org_id: string | null;
   action: AuditAction;
@@ -55,7 +55,7 @@ interface AuditRow {
 
 /**
  * Compiled once per shape (db/compiled.ts): every write audits in its transaction, and building and
- * compiling the INSERT through Kysely each time was a measurable share of an upload's CPU (profiled).
+ * compiling the INSERT through Kysely each time showed in the CPU profile of uploads and other writes.
  */
 const auditInsert = statementCache((db: Kysely<DB>, row: AuditRow) => db.insertInto('audit_events').values(row));
 
