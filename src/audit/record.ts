@@ -1,7 +1,7 @@
 // Audit rows are written with the mutation they describe, inside its transaction: both commit or neither.
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import { statementCache } from '../db/compiled.js';
-import type { DB } from '../db/schema.js';
+import type { AuditEventsTable, DB } from '../db/schema.js';
 import { commitIdempotencyClaim } from '../http/idempotency-scope.js';
 import type { AuditAction, AuditEntityType } from './actions.js';
 
@@ -42,28 +42,17 @@ export function actorMetadata(actor: Actor): Record<string, unknown> {
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 
-/** An audit event as the audit_events table stores it. */
-interface AuditRow {
-  org_id: string | null;
-  action: AuditAction;
-  entity_type: AuditEntityType;
-  entity_id: string | null;
-  previous_state: string | null;
-  new_state: string | null;
-  metadata: string;
-}
-
 /**
  * Compiled once per shape (db/compiled.ts): every write audits in its transaction, and building and
  * compiling the INSERT through Kysely each time showed in the CPU profile of uploads and other writes.
  */
-const auditInsert = statementCache((db: Kysely<DB>, row: AuditRow) => db.insertInto('audit_events').values(row));
+const auditInsert = statementCache((db: Kysely<DB>, row: Insertable<AuditEventsTable>) => db.insertInto('audit_events').values(row));
 
 export async function recordAudit(tx: Kysely<DB> | Transaction<DB>, actor: Actor, event: AuditEvent): Promise<void> {
   // Every write of a public POST audits in its transaction: that transaction also claims the
   // request's Idempotency-Key, so the key is taken if and only if the write commits.
   await commitIdempotencyClaim(tx);
-  const row: AuditRow = {
+  const row: Insertable<AuditEventsTable> = {
     org_id: event.orgId,
     action: event.action,
     entity_type: event.entityType,
