@@ -98,6 +98,15 @@ interface Caller {
   log: FastifyBaseLogger;
 }
 
+/** What one upload request writes to: the record (its id lower-cased), the folder, who sends it and on what condition. */
+interface UploadScope {
+  owner: Owner;
+  target: Target;
+  recordId: string;
+  caller: Caller;
+  ifMatch: IfMatch | undefined;
+}
+
 interface StoredFile {
   key: string;
   url: string;
@@ -184,15 +193,8 @@ export function filesService(
    * it is not the caller's, 412 when If-Match names another version; `lookup.done` says it ran),
    * then streams the bytes to the store.
    */
-  async function storeFile(
-    owner: Owner,
-    target: Target,
-    recordId: string,
-    part: FormPart & { kind: 'file' },
-    caller: Caller,
-    ifMatch: IfMatch | undefined,
-    lookup: { done: boolean },
-  ): Promise<StoredFile> {
+  async function storeFile(upload: UploadScope, part: FormPart & { kind: 'file' }, lookup: { done: boolean }): Promise<StoredFile> {
+    const { owner, target, recordId, caller, ifMatch } = upload;
     try {
       const filename = safeFilename(part.filename);
       let type = declaredType(target.fileClass, part.mimetype, filename);
@@ -268,7 +270,7 @@ export function filesService(
             continue;
           }
           if (part.name !== 'file') throw missingFile();
-          stored = await storeFile(owner, target, id, part, caller, ifMatch, lookup);
+          stored = await storeFile({ owner, target, recordId: id, caller, ifMatch }, part, lookup);
         }
         if (!stored) throw missingFile();
         const file = stored;
