@@ -65,8 +65,14 @@ interface ListRotation {
   request: { serviceQuery: string; floorQuery: string };
 }
 
-function listScenario(id: string, title: string, path: 'teardowns' | 'sales-lease-exchange', rotation: ListRotation[]): Scenario {
-  const floorPath = path === 'teardowns' ? '/teardowns' : '/listings';
+function listScenario(
+  id: string,
+  title: string,
+  path: 'teardowns' | 'sales-lease-exchange',
+  rotation: ListRotation[],
+  floorPrefix = '',
+): Scenario {
+  const floorPath = `${floorPrefix}${path === 'teardowns' ? '/teardowns' : '/listings'}`;
   return {
     id,
     title,
@@ -116,11 +122,15 @@ const SORTS: { sortBy: SortBy; dir: 'asc' | 'desc' }[] = [
   { sortBy: 'updated_at', dir: 'desc' },
 ];
 
-export function readScenarios(ctx: ScenarioContext): Scenario[] {
+/**
+ * `floorPrefix`: the floor's routes to use ('/key-lookup' for a service with AUTH_CACHE_SECONDS=0,
+ * which looks its key up before every read; bench/floors/reads.ts).
+ */
+export function readScenarios(ctx: ScenarioContext, floorPrefix = ''): Scenario[] {
   const { orgs, pools } = ctx;
   const byId = (servicePath: string, floorPath: string, items: OwnedId[]) => ({
     service: { connection: rotating(items, (r) => get(`${servicePath}/${r.id}`, auth(orgs[r.org]))) },
-    floor: { connection: rotating(items, (r) => get(`${floorPath}/${r.id}`, auth(orgs[r.org]))) },
+    floor: { connection: rotating(items, (r) => get(`${floorPrefix}${floorPath}/${r.id}`, auth(orgs[r.org]))) },
   });
   const teardown = byId(`${V1}/teardowns`, '/teardowns', pools.teardownReads);
   const listing = byId(`${V1}/sales-lease-exchange`, '/listings', pools.listingReads);
@@ -139,7 +149,7 @@ export function readScenarios(ctx: ScenarioContext): Scenario[] {
       service: teardown.service,
       floor: { process: 'reads', spec: teardown.floor },
     },
-    listScenario('list-plain', 'List teardowns, page 1', 'teardowns', teardownLists(working, {})),
+    listScenario('list-plain', 'List teardowns, page 1', 'teardowns', teardownLists(working, {}), floorPrefix),
     listScenario('list-deep', `List teardowns, deep page ${pools.deepPage}`, 'teardowns', teardownLists(large, { page: pools.deepPage })),
     listScenario(
       'list-filtered',

@@ -9,7 +9,13 @@
 //
 // Under /unnamed/ the same statements run unnamed: the A/B that decides whether the service should
 // prepare its statements (bench/RESULTS.md, "Prepared statements").
+//
+// Under /key-lookup/ each request first sends the service's key lookup for its bearer key (the same
+// statement, the key's SHA-256 computed per request as the service computes it): the floor of a
+// service running with AUTH_CACHE_SECONDS=0, which sends that statement before every read.
 import type { CompiledQuery } from 'kysely';
+import { principalQuery } from '../../src/accounts/auth-repository.js';
+import { apiKeyDigest, parseBearer } from '../../src/accounts/keys.js';
 import { systemClock } from '../../src/clock.js';
 import { pageOffset } from '../../src/db/list-query.js';
 import { countAtSequence, createExactTotals } from '../../src/events/exact-totals.js';
@@ -57,11 +63,22 @@ async function send(query: CompiledQuery, unnamed: boolean) {
 
 const orgOf = (headers: Record<string, unknown>) => String(headers['x-organization-id']);
 
-await serveFloor((app) => {
-  for (const unnamed of [false, true]) {
-    const prefix = unnamed ? '/unnamed' : '';
+/** The service's key lookup for the request's bearer key, sent as the service sends it. */
+async function lookUpKey(authorization: string | undefined): Promise<void> {
+  const token = parseBearer(authorization);
+  if (token) await send(principalQuery(db, apiKeyDigest(token)), false);
+}
 
+const MODES = [
+  { prefix: '', unnamed: false, keyLookup: false },
+  { prefix: '/unnamed', unnamed: true, keyLookup: false },
+  { prefix: '/key-lookup', unnamed: false, keyLookup: true },
+];
+
+await serveFloor((app) => {
+  for (const { prefix, unnamed, keyLookup } of MODES) {
     app.get<{ Params: { id: string } }>(`${prefix}/teardowns/:id`, async (request, reply) => {
+      if (keyLookup) await lookUpKey(request.headers.authorization);
       const org = orgOf(request.headers);
       const [find] = compileOnce(`t:${org}:${request.params.id}`, () => [teardowns.findQuery(org, request.params.id).compile()]);
       const { rows } = await send(find, unnamed);
@@ -69,6 +86,7 @@ await serveFloor((app) => {
     });
 
     app.get<{ Params: { id: string } }>(`${prefix}/listings/:id`, async (request, reply) => {
+      if (keyLookup) await lookUpKey(request.headers.authorization);
       const org = orgOf(request.headers);
       const [find] = compileOnce(`l:${org}:${request.params.id}`, () => [listings.findDetailQuery(request.params.id, org).compile()]);
       const { rows } = await send(find, unnamed);
@@ -76,6 +94,7 @@ await serveFloor((app) => {
     });
 
     app.get<{ Querystring: { q: string } }>(`${prefix}/teardowns`, async (request) => {
+      if (keyLookup) await lookUpKey(request.headers.authorization);
       const q = request.query.q;
       const spec = decodeFloorList<FloorTeardownList>(q);
       // A search's candidate rows are looked up per request, as the service does; with them the
@@ -102,6 +121,7 @@ await serveFloor((app) => {
     });
 
     app.get<{ Querystring: { q: string } }>(`${prefix}/listings`, async (request) => {
+      if (keyLookup) await lookUpKey(request.headers.authorization);
       const q = request.query.q;
       const spec = decodeFloorList<FloorListingList>(q);
       const filters = await listings.withSearchCandidates(spec.orgId, spec.filters);

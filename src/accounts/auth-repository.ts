@@ -51,11 +51,14 @@ const principalStatement = statementCache((db: Database, v: { digest: string }) 
     .where('k.rotated_at', 'is', null),
 );
 
+/** The compiled principal statement of a key digest: what findPrincipal sends (bench/floors/reads.ts sends it too). */
+export const principalQuery = (db: Database, keyDigest: string) => principalStatement(db, { digest: keyDigest });
+
 export function authRepository(db: Database) {
   return {
     /** Finds a usable key by the hex SHA-256 of its text; revoked and rotated keys are not usable and are not found. */
     async findPrincipal(keyDigest: string): Promise<KeyPrincipal | undefined> {
-      const [principal] = await selectCompiled(db, principalStatement(db, { digest: keyDigest }));
+      const [principal] = await selectCompiled(db, principalQuery(db, keyDigest));
       return principal;
     },
 
