@@ -27,6 +27,9 @@ import {
 } from './scenarios.js';
 import { type DatabaseTarget, type FloorDatabase, startFloor, startService } from './service.js';
 
+/** The read scenarios measured with options.byIdSegments per side. */
+const BY_ID = new Set(['get-teardown', 'get-listing']);
+
 export interface ScenarioResult {
   id: string;
   title: string;
@@ -199,7 +202,8 @@ export async function runBackend(backend: Backend, o: BenchOptions, tmpRoot: str
         const serviceRuns: Measurement[] = [];
         const floorRuns: Measurement[] = [];
         const round = order++ % 2 === 0 ? ['floor', 'service', 'service', 'floor'] : ['service', 'floor', 'floor', 'service'];
-        const sides = Array.from({ length: o.segments / 2 }, () => round).flat();
+        const segments = group === 'read' && BY_ID.has(s.id) ? o.byIdSegments : o.segments;
+        const sides = Array.from({ length: segments / 2 }, () => round).flat();
         for (const side of sides) {
           if (side === 'floor') floorRuns.push(await measureFloor());
           else serviceRuns.push(await measureService());

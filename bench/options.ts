@@ -35,6 +35,11 @@ export interface BenchOptions {
   only?: string[];
   /** BENCH_SEGMENTS: measured segments per side of an A/B scenario (even: floor, service, service, floor, ...). */
   segments: number;
+  /**
+   * Segments per side of get by id (teardown, listing): at least six outside BENCH_QUICK. Its ratio sits
+   * near its 85 % target, and one pair of 6 s segments moves by ten points on a shared two-core machine.
+   */
+  byIdSegments: number;
 }
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -83,5 +88,6 @@ export function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions 
     bigUploadBytes: 50_000_000,
     only: env.BENCH_ONLY ? env.BENCH_ONLY.split(',').map((s) => s.trim()) : undefined,
     segments: segmentCount(env.BENCH_SEGMENTS),
+    byIdSegments: quick ? segmentCount(env.BENCH_SEGMENTS) : Math.max(6, segmentCount(env.BENCH_SEGMENTS)),
   };
 }

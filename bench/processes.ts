@@ -61,6 +61,7 @@ function tail(path: string): string {
     if (fd !== undefined) closeSync(fd);
   }
 }
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function exited(child: ChildProcess): Promise<void> {

@@ -224,7 +224,7 @@ export function renderResults(
     `- Machine: ${info.cores} cores, ${info.cpuModel}, ${n1(info.memoryGb)} GB RAM, Linux ${info.kernel}; load generator, service, floors and PostgreSQL share it`,
     `- Node ${info.node}; PostgreSQL ${info.postgres} (local server); PGlite embedded in the service process`,
     `- Command: \`${info.command}\` (${n1(info.minutes)} min)`,
-    `- Load: autocannon, ${o.connections} connections; each read scenario A/B alternated with its floor (floor, service, service, floor${o.segments > 2 ? ', repeated' : ''}, or the mirror order every other scenario), each segment ${o.warmupSeconds} s warm-up + ${o.durationSeconds} s measured; figures are the mean of a side's ${o.segments} segments`,
+    `- Load: autocannon, ${o.connections} connections; each read scenario A/B alternated with its floor (floor, service, service, floor${o.segments > 2 ? ', repeated' : ''}, or the mirror order every other scenario), each segment ${o.warmupSeconds} s warm-up + ${o.durationSeconds} s measured; figures are the mean of a side's ${o.segments} segments${o.byIdSegments !== o.segments ? ` (get by id: ${o.byIdSegments})` : ''}`,
     `- Data: ${n0(o.teardowns)} teardowns and ${n0(o.listings)} listings over ${o.organizations} organizations (probe organization ${n0(o.probeRows)} teardowns, five large organizations, the rest typical)`,
     '',
   );
