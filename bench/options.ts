@@ -61,6 +61,7 @@ const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
+  const segments = segmentCount(env.BENCH_SEGMENTS);
   const teardowns = quick ? 5_000 : 100_000;
   const postgresUrl = env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   // The bench generates load and drops a database: it must never aim either at another machine.
@@ -87,7 +88,7 @@ export function readOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions 
     // Under the 50 MB limit whichever way "MB" is read, so the upload is accepted.
     bigUploadBytes: 50_000_000,
     only: env.BENCH_ONLY ? env.BENCH_ONLY.split(',').map((s) => s.trim()) : undefined,
-    segments: segmentCount(env.BENCH_SEGMENTS),
-    byIdSegments: quick ? segmentCount(env.BENCH_SEGMENTS) : Math.max(6, segmentCount(env.BENCH_SEGMENTS)),
+    segments,
+    byIdSegments: quick ? segments : Math.max(6, segments),
   };
 }

@@ -89,7 +89,13 @@ const teardownLists = (orgs: SeededOrg[], ask: TeardownListAsk) =>
   orgs.map((org) => ({ org, request: teardownListRequest(org.orgId, ask) }));
 
 /** Searches for terms that exist in their organization (one row each) and for a term in most rows. */
-export function searchScenarios(orgs: SeededOrg[], searches: { org: number; term: string }[], prefix = '', titleSuffix = ''): Scenario[] {
+export function searchScenarios(
+  orgs: SeededOrg[],
+  searches: { org: number; term: string }[],
+  prefix = '',
+  titleSuffix = '',
+  floorPrefix = '',
+): Scenario[] {
   const byIndex = new Map(orgs.map((o) => [o.index, o]));
   const selective = searches.map((s) => ({
     org: byIndex.get(s.org)!,
@@ -102,13 +108,20 @@ export function searchScenarios(orgs: SeededOrg[], searches: { org: number; term
     return { org: byIndex.get(s.org)!, request: teardownListRequest(byIndex.get(s.org)!.orgId, { search: term }) };
   });
   return [
-    listScenario(`${prefix}list-search`, `List teardowns, selective search (one MSN)${titleSuffix}`, 'teardowns', selective),
-    listScenario(`${prefix}list-search-partial`, `List teardowns, search for part of an MSN${titleSuffix}`, 'teardowns', partial),
+    listScenario(`${prefix}list-search`, `List teardowns, selective search (one MSN)${titleSuffix}`, 'teardowns', selective, floorPrefix),
+    listScenario(
+      `${prefix}list-search-partial`,
+      `List teardowns, search for part of an MSN${titleSuffix}`,
+      'teardowns',
+      partial,
+      floorPrefix,
+    ),
     listScenario(
       `${prefix}list-search-broad`,
       `List teardowns, broad search ("${BROAD_TERM}", in most rows)${titleSuffix}`,
       'teardowns',
       teardownLists(orgsSearched, { search: BROAD_TERM }),
+      floorPrefix,
     ),
   ];
 }
@@ -123,11 +136,13 @@ const SORTS: { sortBy: SortBy; dir: 'asc' | 'desc' }[] = [
 ];
 
 /**
- * `floorPrefix`: the floor's routes to use ('/key-lookup' for a service with AUTH_CACHE_SECONDS=0,
- * which looks its key up before every read; bench/floors/reads.ts).
+ * `floorPrefix`: the floor's routes every scenario uses ('/key-lookup' for a service with
+ * AUTH_CACHE_SECONDS=0, which looks its key up before every read; bench/floors/reads.ts).
  */
 export function readScenarios(ctx: ScenarioContext, floorPrefix = ''): Scenario[] {
   const { orgs, pools } = ctx;
+  const list = (id: string, title: string, path: 'teardowns' | 'sales-lease-exchange', rotation: ListRotation[]) =>
+    listScenario(id, title, path, rotation, floorPrefix);
   const byId = (servicePath: string, floorPath: string, items: OwnedId[]) => ({
     service: { connection: rotating(items, (r) => get(`${servicePath}/${r.id}`, auth(orgs[r.org]))) },
     floor: { connection: rotating(items, (r) => get(`${floorPrefix}${floorPath}/${r.id}`, auth(orgs[r.org]))) },
@@ -149,23 +164,23 @@ export function readScenarios(ctx: ScenarioContext, floorPrefix = ''): Scenario[
       service: teardown.service,
       floor: { process: 'reads', spec: teardown.floor },
     },
-    listScenario('list-plain', 'List teardowns, page 1', 'teardowns', teardownLists(working, {}), floorPrefix),
-    listScenario('list-deep', `List teardowns, deep page ${pools.deepPage}`, 'teardowns', teardownLists(large, { page: pools.deepPage })),
-    listScenario(
+    list('list-plain', 'List teardowns, page 1', 'teardowns', teardownLists(working, {})),
+    list('list-deep', `List teardowns, deep page ${pools.deepPage}`, 'teardowns', teardownLists(large, { page: pools.deepPage })),
+    list(
       'list-filtered',
       'List teardowns, filtered (engines in process or completed)',
       'teardowns',
       teardownLists(working, { assetType: 'engine', statuses: ['active_in_process', 'active_completed'] }),
     ),
-    listScenario(
+    list(
       'list-vocabulary',
       `List teardowns, vocabulary filter (aircraft_type=${ctx.aircraftType.name})`,
       'teardowns',
       teardownLists(working, { aircraftType: ctx.aircraftType }),
     ),
-    ...searchScenarios(orgs, pools.searches),
+    ...searchScenarios(orgs, pools.searches, '', '', floorPrefix),
     ...SORTS.map((s) =>
-      listScenario(
+      list(
         `list-sort-${s.sortBy}`,
         `List teardowns, sort_by=${s.sortBy}&sort_dir=${s.dir}`,
         'teardowns',
@@ -179,13 +194,13 @@ export function readScenarios(ctx: ScenarioContext, floorPrefix = ''): Scenario[
       service: listing.service,
       floor: { process: 'reads', spec: listing.floor },
     },
-    listScenario(
+    list(
       'list-listings',
       'List listings, page 1',
       'sales-lease-exchange',
       working.map((org) => ({ org, request: listingListRequest(org.orgId, {}) })),
     ),
-    listScenario('list-listings-search', 'List listings, search (one MSN)', 'sales-lease-exchange', listingSearches),
+    list('list-listings-search', 'List listings, search (one MSN)', 'sales-lease-exchange', listingSearches),
   ];
 }
 
