@@ -7,20 +7,26 @@ import { etagOf, type Tagged } from '../http/conditional.js';
 import { loadVocabularyLookup, type VocabularyLookup } from '../vocabularies/attach.js';
 import { statusLabel } from './state-machine.js';
 
+/**
+ * The detail shape. A field the contract leaves out when it has no value is `undefined` here, not
+ * absent: every detail is then an object of one shape, and both the response serializer and
+ * JSON.stringify (events) leave undefined out. With `...(x ? { key } : {})` spreads, each mix of
+ * present fields was a shape of its own, and rows of mixed shapes sent the literal and the
+ * serializer's reads down V8's generic paths: 8.4 µs against 5.4 per detail and serialization over
+ * rows of four shapes, the same 4 µs over rows of one (`npx tsx bench/view-shapes.ts`).
+ */
 export function toDetail(row: TeardownRow, vocabulary: VocabularyLookup) {
-  const apu = vocabulary(row, 'apu_model');
-  const landingGear = vocabulary(row, 'landing_gear_type');
   return {
     teardown_id: row.id,
     org_id: row.org_id,
     created_by: row.created_by,
     asset_type: row.asset_type,
-    ...(row.aircraft_type_id ? { aircraft_type_id: row.aircraft_type_id } : {}),
+    aircraft_type_id: row.aircraft_type_id ?? undefined,
     // Each object only under the asset's own type (decisions.md section 3); legacy types add theirs.
     aircraft_type: row.asset_type === 'aircraft' ? vocabulary(row, 'aircraft_type') : null,
     engine_model: row.asset_type === 'engine' ? vocabulary(row, 'engine_model') : null,
-    ...(apu ? { apu_model: apu } : {}),
-    ...(landingGear ? { landing_gear_type: landingGear } : {}),
+    apu_model: vocabulary(row, 'apu_model') ?? undefined,
+    landing_gear_type: vocabulary(row, 'landing_gear_type') ?? undefined,
     tail_number: row.tail_number,
     msn: row.msn,
     traceability: row.traceability,
@@ -33,7 +39,7 @@ export function toDetail(row: TeardownRow, vocabulary: VocabularyLookup) {
     location: row.location,
     country: row.country,
     audience: row.audience,
-    ...(row.audience_set_at ? { audience_set_at: row.audience_set_at } : {}),
+    audience_set_at: row.audience_set_at ?? undefined,
     documents: row.documents,
     images: row.images,
     harvest_list: row.harvest_list,
