@@ -117,17 +117,29 @@ try {
   };
   const ids: string[] = [];
   for (let i = 0; i < teardowns; i++) {
+    // Aircraft and engines, every third with an audience: answers of four shapes, as partners' data
+    // (and the full bench's) mixes them. Reads of one shape only would hide what a mix costs.
     const res = await fetch(`${service.baseUrl}/public/v1/teardowns`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({
-        ...teardownBody('aircraft'),
+        ...teardownBody(i % 2 === 0 ? 'aircraft' : 'engine'),
         msn: String(1000 + i),
         description: 'Full part-out; landing gear and APU removed first.',
       }),
     });
     if (res.status !== 201) throw new Error(`creating a teardown answered ${res.status}: ${await res.text()}`);
-    ids.push(((await res.json()) as { teardown_id: string }).teardown_id);
+    const id = ((await res.json()) as { teardown_id: string }).teardown_id;
+    if (i % 3 === 0) {
+      // The audience is set by PATCH (or an upload), never at creation.
+      const patched = await fetch(`${service.baseUrl}/public/v1/teardowns/${id}`, {
+        method: 'PATCH',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ audience: ['Airline', 'MRO'] }),
+      });
+      if (patched.status !== 200) throw new Error(`setting an audience answered ${patched.status}: ${await patched.text()}`);
+    }
+    ids.push(id);
   }
 
   const floor = await startFloor('reads', { url: database.url, uploadDir: dataDir }, await freePort());
