@@ -43,7 +43,7 @@ typeOverrides.setTypeParser(NUMERIC_OID, (v: string) => Number(v));
  * Parameterised statements run as named prepared statements: PostgreSQL parses each distinct text
  * once per connection and, after five executions, may keep a generic plan instead of planning every
  * request. Measured against the same compiled statements sent unnamed through the same pool, A/B
- * alternated (bench/RESULTS.md, "Prepared statements"; earlier runs in bench/HISTORY.md): 1.33–1.56× the
+ * alternated (bench/RESULTS.md, "Prepared statements"; earlier runs in bench/HISTORY.md): 1.33–1.77× the
  * requests per second on get by id, 1.20–1.23× on list page 1.
  *
  * What keeps it safe:
